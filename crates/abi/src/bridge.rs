@@ -1,0 +1,231 @@
+//! Both ends of a call, shared by the host and the SDK so the rules are
+//! written once: the callee polls the operation's future once inline (most
+//! hook and context calls finish there, with no thread hop), spawns it on its
+//! own runtime otherwise, finishes every pending call exactly once, and turns
+//! a panic anywhere into an error instead of unwinding across the boundary.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use abi_stable::std_types::{RResult, RString};
+use futures::channel::oneshot;
+use futures::FutureExt;
+
+use crate::{CallOutcome, EventSink, EventSinkBox, EventSink_TO};
+
+/// The outcome of one operation as plain Rust: the JSON result or the JSON error.
+pub type WireResult = Result<String, String>;
+/// An operation's future, ready to be polled or spawned.
+pub type CallFuture = Pin<Box<dyn Future<Output = WireResult> + Send>>;
+/// Aborts a spawned call.
+pub type AbortFn = Box<dyn FnOnce() + Send>;
+
+fn to_ffi(result: WireResult) -> RResult<RString, RString> {
+    match result {
+        Ok(ok) => RResult::ROk(ok.into()),
+        Err(err) => RResult::RErr(err.into()),
+    }
+}
+
+/// A panic payload as an error in the protocol's wire shape
+/// (`{"kind":"panic","message":…}`), without depending on serde here.
+pub fn panic_error(payload: &(dyn std::any::Any + Send)) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic payload".to_owned());
+    error_json("panic", &format!("module panicked: {message}"))
+}
+
+/// An error in the protocol's wire shape.
+pub fn error_json(kind: &str, message: &str) -> String {
+    format!(r#"{{"kind":{},"message":{}}}"#, json_string(kind), json_string(message))
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A sink that can finish only once; events after the finish are dropped.
+pub struct SharedSink {
+    sink: Mutex<Option<EventSinkBox>>,
+}
+
+impl SharedSink {
+    pub fn new(sink: EventSinkBox) -> Arc<Self> {
+        Arc::new(SharedSink { sink: Mutex::new(Some(sink)) })
+    }
+
+    pub fn event(&self, json: String) {
+        if let Some(sink) = self.sink.lock().expect("sink lock").as_ref() {
+            sink.event(json.into());
+        }
+    }
+
+    /// Delivers the result; returns false when the call was already finished.
+    pub fn finish(&self, result: WireResult) -> bool {
+        match self.sink.lock().expect("sink lock").take() {
+            Some(sink) => {
+                sink.finish(to_ffi(result));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The callee's table of running calls.
+#[derive(Default)]
+pub struct PendingCalls {
+    next_id: AtomicU64,
+    running: Mutex<HashMap<u64, (AbortFn, Arc<SharedSink>)>>,
+}
+
+impl PendingCalls {
+    pub fn new() -> Arc<Self> {
+        Arc::default()
+    }
+
+    /// Starts one call. `make` builds the operation's future (it may stream
+    /// events into the sink it is given); `spawn` runs a future on the
+    /// callee's runtime and returns a way to abort it. The caller must have
+    /// entered that runtime, since the first poll happens right here.
+    pub fn start(
+        self: &Arc<Self>,
+        sink: EventSinkBox,
+        make: impl FnOnce(Arc<SharedSink>) -> Result<CallFuture, String>,
+        spawn: impl FnOnce(Pin<Box<dyn Future<Output = ()> + Send>>) -> AbortFn,
+    ) -> CallOutcome {
+        let shared = SharedSink::new(sink);
+        let made = catch_unwind(AssertUnwindSafe(|| make(shared.clone())));
+        let future = match made {
+            Ok(Ok(future)) => future,
+            Ok(Err(err)) => return CallOutcome::Ready(RResult::RErr(err.into())),
+            Err(panic) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
+        };
+        let mut guarded = AssertUnwindSafe(future).catch_unwind().boxed();
+        let mut cx = Context::from_waker(futures::task::noop_waker_ref());
+        match guarded.as_mut().poll(&mut cx) {
+            Poll::Ready(Ok(result)) => return CallOutcome::Ready(to_ffi(result)),
+            Poll::Ready(Err(panic)) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
+            Poll::Pending => {}
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let table = Arc::downgrade(self);
+        let task_sink = shared.clone();
+        // The entry must exist before the task can finish and remove it, so
+        // hold the table lock across the spawn.
+        let mut running = self.running.lock().expect("pending calls lock");
+        let abort = spawn(Box::pin(async move {
+            let result = match guarded.await {
+                Ok(result) => result,
+                Err(panic) => Err(panic_error(&*panic)),
+            };
+            if let Some(table) = table.upgrade() {
+                table.running.lock().expect("pending calls lock").remove(&id);
+            }
+            task_sink.finish(result);
+        }));
+        running.insert(id, (abort, shared));
+        CallOutcome::Pending(id)
+    }
+
+    /// Aborts a running call and finishes it with a `cancelled` error.
+    pub fn cancel(&self, id: u64) {
+        let entry = self.running.lock().expect("pending calls lock").remove(&id);
+        if let Some((abort, sink)) = entry {
+            abort();
+            sink.finish(Err(error_json("cancelled", "cancelled")));
+        }
+    }
+
+    /// Cancels every running call (at shutdown).
+    pub fn cancel_all(&self) {
+        let ids: Vec<u64> = self.running.lock().expect("pending calls lock").keys().copied().collect();
+        for id in ids {
+            self.cancel(id);
+        }
+    }
+}
+
+/// The caller's end: a sink that forwards events to `on_event` and the final
+/// result to the returned receiver.
+pub fn reply_channel(
+    on_event: Option<Arc<dyn Fn(String) + Send + Sync>>,
+) -> (EventSinkBox, oneshot::Receiver<WireResult>) {
+    let (tx, rx) = oneshot::channel();
+    let sink = ReplySink { on_event, reply: Mutex::new(Some(tx)) };
+    (EventSink_TO::from_value(sink, abi_stable::sabi_trait::TD_Opaque), rx)
+}
+
+struct ReplySink {
+    on_event: Option<Arc<dyn Fn(String) + Send + Sync>>,
+    reply: Mutex<Option<oneshot::Sender<WireResult>>>,
+}
+
+impl EventSink for ReplySink {
+    fn event(&self, json: RString) {
+        if let Some(on_event) = &self.on_event {
+            on_event(json.into_string());
+        }
+    }
+
+    fn finish(&self, result: RResult<RString, RString>) {
+        if let Some(tx) = self.reply.lock().expect("reply lock").take() {
+            let _ = tx.send(match result {
+                RResult::ROk(ok) => Ok(ok.into_string()),
+                RResult::RErr(err) => Err(err.into_string()),
+            });
+        }
+    }
+}
+
+/// Waits for a started call: `Ready` answers at once, `Pending` waits for the
+/// sink. Dropping the returned future cancels a pending call through `cancel`.
+pub async fn await_outcome(
+    outcome: CallOutcome,
+    reply: oneshot::Receiver<WireResult>,
+    cancel: impl FnOnce(u64),
+) -> WireResult {
+    let id = match outcome {
+        CallOutcome::Ready(result) => {
+            return match result {
+                RResult::ROk(ok) => Ok(ok.into_string()),
+                RResult::RErr(err) => Err(err.into_string()),
+            }
+        }
+        CallOutcome::Pending(id) => id,
+    };
+    struct CancelOnDrop<F: FnOnce(u64)>(Option<F>, u64);
+    impl<F: FnOnce(u64)> Drop for CancelOnDrop<F> {
+        fn drop(&mut self) {
+            if let Some(cancel) = self.0.take() {
+                cancel(self.1);
+            }
+        }
+    }
+    let mut guard = CancelOnDrop(Some(cancel), id);
+    let result = reply.await;
+    guard.0 = None;
+    result.unwrap_or_else(|_| Err(error_json("internal", "the module dropped a call without answering it")))
+}

@@ -1,0 +1,62 @@
+//! `amplifier`: the command-line front end.
+//!
+//! Thin glue (ripgrep's layout): argument parsing and output formatting live
+//! here; plans are parsed by `amplifier-plan`, modules loaded by
+//! `amplifier-loader`, sessions run by `amplifier-kernel`.
+
+mod output;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit codes, as documented in the README.
+pub mod exit {
+    pub const SUCCESS: u8 = 0;
+    /// The run started but failed (a module failed to load, the provider erred…).
+    pub const RUN_FAILED: u8 = 1;
+    /// Bad usage or an invalid mount plan: nothing was run.
+    pub const USAGE: u8 = 2;
+}
+
+#[derive(Parser)]
+#[command(name = "amplifier", version, about = "Run AI agents composed from plugin modules", long_about = None)]
+struct Cli {
+    /// More logging on stderr (-v info, -vv debug, -vvv trace).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one prompt through the session a mount plan describes.
+    Run(run::RunArgs),
+}
+
+fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_env("AMPLIFIER_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let code = match cli.command {
+        Some(Command::Run(args)) => run::run(args),
+        None => {
+            eprintln!("error: no command given\n\nhint: try `amplifier run --plan mount-plans/quickstart.yaml \"hello\"`, or `amplifier --help`");
+            exit::USAGE
+        }
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,106 @@
+//! What `amplifier run` prints: the final text, one JSON document, or a JSON
+//! line per event as it happens.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use amplifier_kernel::coordinator::DisplaySystem;
+use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::models::{HookResult, MessageLevel, Usage};
+use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
+use amplifier_kernel::Coordinator;
+use clap::ValueEnum;
+use serde_json::{json, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// The final response as plain text.
+    Text,
+    /// One JSON document at the end: `{status, response, session_id, usage}`.
+    Json,
+    /// One JSON line per kernel event as it happens, then a `run:result` line.
+    Jsonl,
+}
+
+/// Runs after every other hook, so it prints what they left.
+const OBSERVER_PRIORITY: i32 = i32::MAX;
+
+/// Prints every event as a JSON line on stdout.
+struct EventPrinter;
+
+impl HookHandler for EventPrinter {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        let line = format!("{{\"event\":{},\"data\":{}}}\n", json!(event.name), event.data_json());
+        let mut stdout = std::io::stdout().lock();
+        // A closed stdout (`| head`) must not fail the run.
+        let _ = stdout.write_all(line.as_bytes()).and_then(|_| stdout.flush());
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
+}
+
+/// Sums the usage of every provider response.
+#[derive(Default)]
+pub struct UsageMeter {
+    total: Mutex<Usage>,
+}
+
+impl UsageMeter {
+    pub fn total(&self) -> Usage {
+        self.total.lock().expect("usage lock").clone()
+    }
+}
+
+impl HookHandler for UsageMeter {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        if let Some(usage) = event.data.get("usage").and_then(|u| serde_json::from_value::<Usage>(u.clone()).ok()) {
+            self.total.lock().expect("usage lock").accumulate(&usage);
+        }
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
+}
+
+/// Registers the front end's own observers on a session's hooks.
+pub fn attach(coordinator: &Coordinator, format: OutputFormat) -> Arc<UsageMeter> {
+    let meter = Arc::new(UsageMeter::default());
+    let hooks = coordinator.hooks();
+    hooks.register("provider:response", meter.clone(), OBSERVER_PRIORITY, "cli-usage");
+    if format == OutputFormat::Jsonl {
+        hooks.register("*", Arc::new(EventPrinter), OBSERVER_PRIORITY, "cli-jsonl");
+    }
+    coordinator.set_display_system(Arc::new(StderrDisplay));
+    meter
+}
+
+/// Hook messages for the person at the terminal go to stderr.
+struct StderrDisplay;
+
+impl DisplaySystem for StderrDisplay {
+    fn show_message(&self, message: &str, level: MessageLevel, source: &str) {
+        let label = match level {
+            MessageLevel::Info => "info",
+            MessageLevel::Warning => "warning",
+            MessageLevel::Error => "error",
+        };
+        eprintln!("{label} [{source}]: {message}");
+    }
+}
+
+/// The result document for `--output-format json` and the last `jsonl` line.
+pub fn result_document(
+    status: &str,
+    response: Option<&str>,
+    error: Option<&str>,
+    session_id: &str,
+    usage: &Usage,
+) -> Value {
+    let mut doc = json!({
+        "status": status,
+        "response": response,
+        "session_id": session_id,
+        "usage": usage,
+    });
+    if let Some(error) = error {
+        doc["error"] = json!(error);
+    }
+    doc
+}

@@ -1,0 +1,156 @@
+//! `amplifier run --plan FILE [PROMPT]`.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use amplifier_kernel::session::{LoadReport, Session, SessionOptions};
+use amplifier_loader::DylibLoader;
+use clap::Args;
+
+use crate::exit;
+use crate::output::{self, OutputFormat};
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The mount plan (YAML) describing the session's modules.
+    #[arg(long, value_name = "FILE")]
+    plan: PathBuf,
+    /// The prompt; read from standard input when omitted and input is piped.
+    prompt: Option<String>,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    output_format: OutputFormat,
+    /// Run even when some providers, tools or hooks failed to load.
+    #[arg(long)]
+    allow_partial: bool,
+}
+
+pub fn run(args: RunArgs) -> u8 {
+    let prompt = match read_prompt(args.prompt) {
+        Ok(prompt) => prompt,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::USAGE;
+        }
+    };
+    let parsed = match amplifier_plan::parse_plan_file(&args.plan) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return exit::USAGE;
+        }
+    };
+    for warning in &parsed.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let base_dir = args.plan.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            return exit::RUN_FAILED;
+        }
+    };
+    let loader = Arc::new(DylibLoader::new(base_dir, &amplifier_loader::amplifier_home()));
+    let session = Session::new(parsed.plan, loader, SessionOptions::default());
+    runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial))
+}
+
+fn read_prompt(arg: Option<String>) -> Result<String, String> {
+    if let Some(prompt) = arg {
+        return Ok(prompt);
+    }
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err("no prompt given\n\nhint: pass it as an argument (`amplifier run --plan FILE \"prompt\"`) or pipe it on stdin".into());
+    }
+    let mut prompt = String::new();
+    stdin.lock().read_to_string(&mut prompt).map_err(|err| format!("cannot read the prompt from stdin: {err}"))?;
+    if prompt.trim().is_empty() {
+        return Err("the prompt read from stdin is empty".into());
+    }
+    Ok(prompt)
+}
+
+/// How a run ended, printed only after cleanup so `session:end` precedes it.
+enum Outcome {
+    Success(String),
+    Failure(String),
+}
+
+async fn run_session(session: Session, prompt: String, format: OutputFormat, allow_partial: bool) -> u8 {
+    let coordinator = session.coordinator().clone();
+    let meter = output::attach(&coordinator, format);
+    let outcome = match session.initialize().await {
+        Err(err) => Outcome::Failure(err.to_string()),
+        Ok(report) if !report.failures.is_empty() && !allow_partial => {
+            print_load_summary(&report);
+            Outcome::Failure(format!("{} module(s) failed to load", report.failures.len()))
+        }
+        Ok(report) => {
+            if !report.failures.is_empty() {
+                print_load_summary(&report);
+            }
+            let cancellation = coordinator.cancellation().clone();
+            let ctrl_c = tokio::spawn(async move {
+                while tokio::signal::ctrl_c().await.is_ok() {
+                    let state = cancellation.request();
+                    eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
+                }
+            });
+            let result = session.execute(&prompt).await;
+            ctrl_c.abort();
+            match result {
+                Ok(response) => Outcome::Success(response),
+                Err(err) => Outcome::Failure(err.to_string()),
+            }
+        }
+    };
+    session.cleanup().await;
+    let usage = meter.total();
+    let session_id = session.session_id();
+    match outcome {
+        Outcome::Success(response) => {
+            print_success(format, &response, session_id, &usage);
+            exit::SUCCESS
+        }
+        Outcome::Failure(message) => {
+            report_failure(format, &message, session_id, &usage);
+            exit::RUN_FAILED
+        }
+    }
+}
+
+fn print_load_summary(report: &LoadReport) {
+    eprintln!("error: {} module(s) failed to load:", report.failures.len());
+    for failure in &report.failures {
+        eprintln!("  - {} {} ({}): {}", failure.kind, failure.module, failure.field_path, failure.error);
+    }
+    eprintln!("hint: fix the plan, or pass --allow-partial to run without them");
+}
+
+fn print_success(format: OutputFormat, response: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
+    match format {
+        OutputFormat::Text => println!("{response}"),
+        OutputFormat::Json => {
+            println!("{}", output::result_document("success", Some(response), None, session_id, usage))
+        }
+        OutputFormat::Jsonl => println!(
+            "{}",
+            serde_json::json!({"event": "run:result", "data": output::result_document("success", Some(response), None, session_id, usage)})
+        ),
+    }
+}
+
+fn report_failure(format: OutputFormat, message: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
+    eprintln!("error: {message}");
+    match format {
+        OutputFormat::Text => {}
+        OutputFormat::Json => println!("{}", output::result_document("error", None, Some(message), session_id, usage)),
+        OutputFormat::Jsonl => println!(
+            "{}",
+            serde_json::json!({"event": "run:result", "data": output::result_document("error", None, Some(message), session_id, usage)})
+        ),
+    }
+}

@@ -1,0 +1,268 @@
+//! The hook registry and upstream's `emit` aggregation.
+//!
+//! Semantics are upstream's (`amplifier-core` `hooks.rs`): handlers run
+//! sequentially by ascending priority, ties in registration order; `deny`
+//! returns at once; `modify` replaces the data the next handler sees;
+//! `inject_context` results are merged with blank lines; the first `ask_user`
+//! wins; precedence is deny > ask_user > inject_context > modify > continue; a
+//! failing handler is logged and skipped. Every event gets the registry's
+//! default fields (`session_id`, `parent_id`) and a kernel-owned `timestamp`.
+//!
+//! Beyond upstream: a subscription may be an exact name, a prefix pattern
+//! (`tool:*`) or `*`, and all three fire (upstream's `*` never does).
+
+use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Duration;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::models::{HookAction, HookResult, JsonMap};
+use crate::traits::HookHandler;
+
+/// One event as handlers see it. The JSON text is produced at most once per
+/// event, however many plugin handlers read it.
+#[derive(Debug)]
+pub struct HookEvent {
+    pub name: String,
+    pub data: JsonMap,
+    json: OnceLock<String>,
+}
+
+impl HookEvent {
+    pub fn new(name: impl Into<String>, data: JsonMap) -> Self {
+        HookEvent { name: name.into(), data, json: OnceLock::new() }
+    }
+
+    /// The event's data serialized as a JSON object, cached.
+    pub fn data_json(&self) -> &str {
+        self.json.get_or_init(|| serde_json::to_string(&self.data).unwrap_or_else(|_| "{}".to_owned()))
+    }
+}
+
+/// Which events a handler receives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Pattern {
+    Exact(String),
+    /// `tool:*` is stored as `tool:`.
+    Prefix(String),
+    All,
+}
+
+impl Pattern {
+    fn parse(pattern: &str) -> Self {
+        if pattern == "*" {
+            Pattern::All
+        } else if let Some(prefix) = pattern.strip_suffix('*') {
+            Pattern::Prefix(prefix.to_owned())
+        } else {
+            Pattern::Exact(pattern.to_owned())
+        }
+    }
+
+    fn matches(&self, event: &str) -> bool {
+        match self {
+            Pattern::Exact(name) => name == event,
+            Pattern::Prefix(prefix) => event.starts_with(prefix.as_str()),
+            Pattern::All => true,
+        }
+    }
+
+    fn as_string(&self) -> String {
+        match self {
+            Pattern::Exact(name) => name.clone(),
+            Pattern::Prefix(prefix) => format!("{prefix}*"),
+            Pattern::All => "*".to_owned(),
+        }
+    }
+}
+
+/// Identifies one registration, for `unregister`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HandlerId(u64);
+
+struct Entry {
+    id: HandlerId,
+    pattern: Pattern,
+    priority: i32,
+    name: String,
+    handler: Arc<dyn HookHandler>,
+}
+
+#[derive(Default)]
+struct Handlers {
+    next_id: u64,
+    /// Kept sorted by (priority, registration order), so emit never sorts.
+    entries: Arc<Vec<Arc<Entry>>>,
+}
+
+/// Registry of hook handlers for one session.
+#[derive(Default)]
+pub struct HookRegistry {
+    handlers: RwLock<Handlers>,
+    defaults: RwLock<JsonMap>,
+}
+
+impl HookRegistry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers `handler` for `pattern` (exact name, `prefix:*` or `*`).
+    /// Lower priorities run first.
+    pub fn register(
+        &self,
+        pattern: &str,
+        handler: Arc<dyn HookHandler>,
+        priority: i32,
+        name: impl Into<String>,
+    ) -> HandlerId {
+        let mut handlers = self.handlers.write().expect("hook registry lock");
+        handlers.next_id += 1;
+        let entry = Arc::new(Entry {
+            id: HandlerId(handlers.next_id),
+            pattern: Pattern::parse(pattern),
+            priority,
+            name: name.into(),
+            handler,
+        });
+        let id = entry.id;
+        let mut entries: Vec<Arc<Entry>> = handlers.entries.as_ref().clone();
+        // Stable position: after every entry with priority <= ours.
+        let at = entries.partition_point(|e| e.priority <= priority);
+        entries.insert(at, entry);
+        handlers.entries = Arc::new(entries);
+        id
+    }
+
+    /// Removes one registration; returns whether it existed.
+    pub fn unregister(&self, id: HandlerId) -> bool {
+        self.retain(|entry| entry.id != id)
+    }
+
+    /// Removes every registration with this name; returns whether any existed.
+    pub fn unregister_name(&self, name: &str) -> bool {
+        self.retain(|entry| entry.name != name)
+    }
+
+    fn retain(&self, keep: impl Fn(&Entry) -> bool) -> bool {
+        let mut handlers = self.handlers.write().expect("hook registry lock");
+        let before = handlers.entries.len();
+        let entries: Vec<Arc<Entry>> = handlers.entries.iter().filter(|e| keep(e)).cloned().collect();
+        let removed = entries.len() != before;
+        handlers.entries = Arc::new(entries);
+        removed
+    }
+
+    /// Fields merged into every emitted event (event data wins over them).
+    pub fn set_default_fields(&self, fields: JsonMap) {
+        *self.defaults.write().expect("hook defaults lock") = fields;
+    }
+
+    /// Handler names by subscription pattern, optionally only those an event reaches.
+    pub fn list_handlers(&self, event: Option<&str>) -> IndexMap<String, Vec<String>> {
+        let mut listing: IndexMap<String, Vec<String>> = IndexMap::new();
+        for entry in self.snapshot().iter() {
+            if event.is_none_or(|e| entry.pattern.matches(e)) {
+                listing.entry(entry.pattern.as_string()).or_default().push(entry.name.clone());
+            }
+        }
+        listing
+    }
+
+    /// Whether any handler would receive `event` (lets callers skip building payloads).
+    pub fn has_handlers(&self, event: &str) -> bool {
+        self.snapshot().iter().any(|entry| entry.pattern.matches(event))
+    }
+
+    fn snapshot(&self) -> Arc<Vec<Arc<Entry>>> {
+        self.handlers.read().expect("hook registry lock").entries.clone()
+    }
+
+    fn matching(&self, event: &str) -> Vec<Arc<Entry>> {
+        self.snapshot().iter().filter(|entry| entry.pattern.matches(event)).cloned().collect()
+    }
+
+    /// Adds defaults (under the event's own fields) and the kernel timestamp.
+    fn stamp(&self, mut data: JsonMap) -> JsonMap {
+        for (key, value) in self.defaults.read().expect("hook defaults lock").iter() {
+            data.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+        data.insert("timestamp".to_owned(), Value::String(crate::now_rfc3339()));
+        data
+    }
+
+    /// Emits `event` and aggregates the handlers' answers (see the module docs).
+    pub async fn emit(&self, event: &str, data: JsonMap) -> HookResult {
+        let handlers = self.matching(event);
+        if handlers.is_empty() {
+            return HookResult { data: Some(data), ..HookResult::default() };
+        }
+        let mut current = HookEvent::new(event, self.stamp(data));
+        let mut ask_user: Option<HookResult> = None;
+        let mut injections: Vec<HookResult> = Vec::new();
+        for entry in handlers {
+            let result = match entry.handler.handle(&current).await {
+                Ok(result) => result,
+                Err(err) => {
+                    tracing::warn!(handler = %entry.name, event, error = %err, "hook handler failed; skipped");
+                    continue;
+                }
+            };
+            match result.action {
+                HookAction::Deny => return result,
+                HookAction::Modify => {
+                    if let Some(data) = result.data {
+                        current = HookEvent::new(event, data);
+                    }
+                }
+                HookAction::InjectContext => {
+                    if result.context_injection.as_deref().is_some_and(|c| !c.is_empty()) {
+                        injections.push(result);
+                    }
+                }
+                HookAction::AskUser => {
+                    if ask_user.is_none() {
+                        ask_user = Some(result);
+                    }
+                }
+                HookAction::Continue => {}
+            }
+        }
+        if let Some(ask) = ask_user {
+            return ask;
+        }
+        if !injections.is_empty() {
+            return merge_injections(injections, current.data);
+        }
+        HookResult { data: Some(current.data), ..HookResult::default() }
+    }
+
+    /// Runs every handler with a timeout each and collects the `data` they
+    /// return; no actions apply and no timestamp is stamped (upstream's rule).
+    pub async fn emit_and_collect(&self, event: &str, data: JsonMap, timeout: Duration) -> Vec<JsonMap> {
+        let current = HookEvent::new(event, data);
+        let mut collected = Vec::new();
+        for entry in self.matching(event) {
+            match tokio::time::timeout(timeout, entry.handler.handle(&current)).await {
+                Ok(Ok(result)) => collected.extend(result.data),
+                Ok(Err(err)) => tracing::warn!(handler = %entry.name, event, error = %err, "hook handler failed"),
+                Err(_) => tracing::warn!(handler = %entry.name, event, "hook handler timed out"),
+            }
+        }
+        collected
+    }
+}
+
+fn merge_injections(injections: Vec<HookResult>, data: JsonMap) -> HookResult {
+    let append_to_last_tool_result = injections.iter().any(|r| r.append_to_last_tool_result);
+    let text = injections.iter().filter_map(|r| r.context_injection.as_deref()).collect::<Vec<_>>().join("\n\n");
+    let first = injections.into_iter().next().expect("at least one injection");
+    HookResult {
+        action: HookAction::InjectContext,
+        context_injection: Some(text),
+        append_to_last_tool_result,
+        data: Some(data),
+        ..first
+    }
+}

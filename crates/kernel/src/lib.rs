@@ -1,0 +1,29 @@
+//! The amplifier kernel.
+//!
+//! **Architecture invariant:** this crate knows nothing of dynamic libraries,
+//! files, processes or the network. It defines the data models, the module
+//! traits, the hook registry, the coordinator (mount points, capabilities,
+//! contribution channels, cleanups, cancellation) and the session lifecycle.
+//! Loading modules is delegated to a [`session::ModuleLoader`] that the host
+//! supplies; everything a module does reaches the kernel through the traits in
+//! [`traits`].
+
+pub use amplifier_protocol::{errors, events, models, ops};
+
+pub mod cancellation;
+pub mod coordinator;
+pub mod hooks;
+pub mod plan;
+pub mod session;
+pub mod traits;
+
+pub use cancellation::{CancelState, CancellationToken};
+pub use coordinator::Coordinator;
+pub use errors::{ErrorKind, ModuleError};
+pub use hooks::{HookEvent, HookRegistry};
+pub use session::Session;
+
+/// The current UTC time as RFC 3339, the kernel's one timestamp format.
+pub fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}

@@ -1,0 +1,155 @@
+//! The mount plan: which modules a session mounts, with what config.
+//!
+//! Parsing YAML with file:line:column errors lives in `amplifier-plan`; this is
+//! the validated data model the kernel consumes. Field names are upstream's
+//! (`MOUNT_PLAN_SPECIFICATION.md`).
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::models::JsonMap;
+
+/// Upstream documents these defaults but leaves them unenforced; we enforce them.
+pub const DEFAULT_INJECTION_SIZE_LIMIT: usize = 10 * 1024;
+pub const DEFAULT_INJECTION_BUDGET_PER_TURN: u64 = 10_000;
+
+/// The five kinds of module (plus `resolver`, which finds the others).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModuleKind {
+    Orchestrator,
+    Context,
+    Provider,
+    Tool,
+    Hook,
+    Resolver,
+}
+
+impl ModuleKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModuleKind::Orchestrator => "orchestrator",
+            ModuleKind::Context => "context",
+            ModuleKind::Provider => "provider",
+            ModuleKind::Tool => "tool",
+            ModuleKind::Hook => "hook",
+            ModuleKind::Resolver => "resolver",
+        }
+    }
+
+    /// Upstream's mount point names (`TYPE_TO_MOUNT_POINT`).
+    pub fn mount_point(self) -> &'static str {
+        match self {
+            ModuleKind::Orchestrator => "orchestrator",
+            ModuleKind::Context => "context",
+            ModuleKind::Provider => "providers",
+            ModuleKind::Tool => "tools",
+            ModuleKind::Hook => "hooks",
+            ModuleKind::Resolver => "module-source-resolver",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        serde_json::from_value(Value::String(text.to_owned())).ok()
+    }
+}
+
+impl std::fmt::Display for ModuleKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One module entry: `{module, source?, config?, instance_id?}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModuleSpec {
+    pub module: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub config: JsonMap,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+    /// Where the entry sits in the plan (`providers[1]`), for error messages.
+    #[serde(skip)]
+    pub field_path: String,
+}
+
+impl ModuleSpec {
+    pub fn new(module: impl Into<String>) -> Self {
+        ModuleSpec {
+            module: module.into(),
+            source: None,
+            config: JsonMap::new(),
+            instance_id: None,
+            field_path: String::new(),
+        }
+    }
+
+    /// The name the module is mounted under (`instance_id` remaps providers).
+    pub fn mount_name(&self) -> &str {
+        self.instance_id.as_deref().unwrap_or(&self.module)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionSettings {
+    pub orchestrator: ModuleSpec,
+    pub context: ModuleSpec,
+    /// A resolver plugin consulted before the built-in chain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolver: Option<ModuleSpec>,
+    /// Characters; absent means the default, an explicit `null` unlimited.
+    #[serde(default = "default_size_limit")]
+    pub injection_size_limit: Option<usize>,
+    /// Tokens (≈ chars / 4) per turn; absent means the default, `null` unlimited.
+    #[serde(default = "default_budget")]
+    pub injection_budget_per_turn: Option<u64>,
+    #[serde(default)]
+    pub metadata: JsonMap,
+    #[serde(default)]
+    pub raw: bool,
+}
+
+fn default_size_limit() -> Option<usize> {
+    Some(DEFAULT_INJECTION_SIZE_LIMIT)
+}
+
+fn default_budget() -> Option<u64> {
+    Some(DEFAULT_INJECTION_BUDGET_PER_TURN)
+}
+
+impl SessionSettings {
+    pub fn new(orchestrator: ModuleSpec, context: ModuleSpec) -> Self {
+        SessionSettings {
+            orchestrator,
+            context,
+            resolver: None,
+            injection_size_limit: Some(DEFAULT_INJECTION_SIZE_LIMIT),
+            injection_budget_per_turn: Some(DEFAULT_INJECTION_BUDGET_PER_TURN),
+            metadata: JsonMap::new(),
+            raw: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MountPlan {
+    pub session: SessionSettings,
+    #[serde(default)]
+    pub providers: Vec<ModuleSpec>,
+    #[serde(default)]
+    pub tools: Vec<ModuleSpec>,
+    #[serde(default)]
+    pub hooks: Vec<ModuleSpec>,
+    /// Agent overlays (`name -> partial plan`), kept for sub-sessions.
+    #[serde(default)]
+    pub agents: IndexMap<String, Value>,
+}
+
+impl MountPlan {
+    pub fn new(session: SessionSettings) -> Self {
+        MountPlan { session, providers: Vec::new(), tools: Vec::new(), hooks: Vec::new(), agents: IndexMap::new() }
+    }
+}

@@ -1,0 +1,326 @@
+//! The session lifecycle: mount the plan's modules, run prompts, clean up.
+//!
+//! Policy (upstream's, made loud): the orchestrator and the context must load
+//! or the session fails with an error naming the module; providers, tools and
+//! hooks that fail emit `module:load_failed` and are reported in the
+//! [`LoadReport`], which the front end must show (and by default treat as
+//! fatal: upstream users lost work to silent partial composition).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::coordinator::{Cleanup, Coordinator, MountedProvider, DEFAULT_PROVIDER_PRIORITY};
+use crate::errors::ModuleError;
+use crate::events;
+use crate::models::{JsonMap, RunStatus};
+use crate::plan::{ModuleKind, ModuleSpec, MountPlan};
+use crate::traits::{BoxFuture, ContextManager, HookHandler, ModuleSourceResolver, Orchestrator, Provider, Tool};
+
+/// Why a module failed to load (upstream's `reason_code`s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadReason {
+    InvalidPackageLayout,
+    MissingSource,
+    InvalidEntryPoint,
+    InvalidModuleMetadata,
+    ValidationFailed,
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct LoadError {
+    pub reason: LoadReason,
+    pub message: String,
+}
+
+impl LoadError {
+    pub fn new(reason: LoadReason, message: impl Into<String>) -> Self {
+        LoadError { reason, message: message.into() }
+    }
+}
+
+/// One hook registration a hook module asks for.
+pub struct HookSubscription {
+    pub event: String,
+    pub priority: i32,
+    pub name: String,
+    pub handler: Arc<dyn HookHandler>,
+}
+
+/// What a loaded module offers, by kind.
+pub enum Mounted {
+    Orchestrator(Arc<dyn Orchestrator>),
+    Context(Arc<dyn ContextManager>),
+    Provider(Arc<dyn Provider>),
+    Tools(Vec<Arc<dyn Tool>>),
+    Hooks(Vec<HookSubscription>),
+    Resolver(Arc<dyn ModuleSourceResolver>),
+}
+
+pub struct LoadedModule {
+    pub mounted: Mounted,
+    pub cleanup: Option<Cleanup>,
+}
+
+/// Turns a plan entry into a live module. The host implements this (the
+/// kernel knows no dylibs); tests may implement it in-process.
+pub trait ModuleLoader: Send + Sync {
+    fn load<'a>(
+        &'a self,
+        kind: ModuleKind,
+        spec: &'a ModuleSpec,
+        coordinator: &'a Arc<Coordinator>,
+    ) -> BoxFuture<'a, Result<LoadedModule, LoadError>>;
+}
+
+/// A module that did not load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadFailure {
+    pub kind: ModuleKind,
+    pub module: String,
+    /// Where the entry is in the plan (`providers[1]`).
+    pub field_path: String,
+    pub reason: LoadReason,
+    pub error: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LoadReport {
+    pub mounted: Vec<String>,
+    pub failures: Vec<LoadFailure>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("cannot start the session: {kind} module '{module}' failed to load: {error}")]
+    Essential { kind: ModuleKind, module: String, error: LoadError },
+    #[error("invalid mount plan: {0}")]
+    Plan(String),
+    #[error("no provider is mounted: add one under `providers:` in the plan")]
+    NoProvider,
+    #[error("{0}")]
+    Module(#[from] ModuleError),
+}
+
+#[derive(Default)]
+pub struct SessionOptions {
+    pub session_id: Option<String>,
+    pub parent_id: Option<String>,
+    /// Emit `session:resume` instead of `session:start`.
+    pub is_resumed: bool,
+    /// Fork metadata echoed in `session:fork`.
+    pub metadata: Option<JsonMap>,
+}
+
+pub struct Session {
+    coordinator: Arc<Coordinator>,
+    loader: Arc<dyn ModuleLoader>,
+    is_resumed: bool,
+    metadata: Option<JsonMap>,
+    initialized: AtomicBool,
+    started: AtomicBool,
+    status: Mutex<RunStatus>,
+}
+
+impl Session {
+    pub fn new(plan: MountPlan, loader: Arc<dyn ModuleLoader>, options: SessionOptions) -> Self {
+        let session_id = options.session_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let coordinator = Arc::new(Coordinator::new(session_id, options.parent_id, Arc::new(plan)));
+        Session {
+            coordinator,
+            loader,
+            is_resumed: options.is_resumed,
+            metadata: options.metadata,
+            initialized: AtomicBool::new(false),
+            started: AtomicBool::new(false),
+            status: Mutex::new(RunStatus::Running),
+        }
+    }
+
+    pub fn coordinator(&self) -> &Arc<Coordinator> {
+        &self.coordinator
+    }
+
+    pub fn session_id(&self) -> &str {
+        self.coordinator.session_id()
+    }
+
+    pub fn status(&self) -> RunStatus {
+        *self.status.lock().expect("status lock")
+    }
+
+    /// Mounts every module of the plan. Idempotent once it succeeded; a
+    /// failed attempt leaves the session uninitialized (no `session:start`
+    /// or `session:end`, and the next call tries again and reports again).
+    pub async fn initialize(&self) -> Result<LoadReport, SessionError> {
+        if self.initialized.swap(true, Ordering::SeqCst) {
+            return Ok(LoadReport::default());
+        }
+        let result = self.mount_plan().await;
+        if result.is_err() {
+            self.initialized.store(false, Ordering::SeqCst);
+        }
+        result
+    }
+
+    async fn mount_plan(&self) -> Result<LoadReport, SessionError> {
+        let plan = self.coordinator.plan().clone();
+        validate_provider_instances(&plan.providers)?;
+        let mut report = LoadReport::default();
+
+        if let Some(spec) = &plan.session.resolver {
+            self.load_optional(ModuleKind::Resolver, spec, &mut report).await;
+        }
+        for (kind, spec) in
+            [(ModuleKind::Orchestrator, &plan.session.orchestrator), (ModuleKind::Context, &plan.session.context)]
+        {
+            let loaded = self.load(kind, spec).await.map_err(|error| SessionError::Essential {
+                kind,
+                module: spec.module.clone(),
+                error,
+            })?;
+            self.mount(kind, spec, loaded);
+            report.mounted.push(format!("{kind} {}", spec.module));
+        }
+        for (kind, specs) in
+            [(ModuleKind::Provider, &plan.providers), (ModuleKind::Tool, &plan.tools), (ModuleKind::Hook, &plan.hooks)]
+        {
+            for spec in specs {
+                self.load_optional(kind, spec, &mut report).await;
+            }
+        }
+
+        if let Some(parent) = self.coordinator.parent_id() {
+            let mut data = JsonMap::new();
+            data.insert("parent".into(), json!(parent));
+            data.insert("session_id".into(), json!(self.session_id()));
+            if let Some(metadata) = &self.metadata {
+                data.insert("metadata".into(), Value::Object(metadata.clone()));
+            }
+            self.coordinator.emit(events::SESSION_FORK, data).await;
+        }
+        Ok(report)
+    }
+
+    async fn load(&self, kind: ModuleKind, spec: &ModuleSpec) -> Result<LoadedModule, LoadError> {
+        self.loader.load(kind, spec, &self.coordinator).await
+    }
+
+    async fn load_optional(&self, kind: ModuleKind, spec: &ModuleSpec, report: &mut LoadReport) {
+        match self.load(kind, spec).await {
+            Ok(loaded) => {
+                self.mount(kind, spec, loaded);
+                report.mounted.push(format!("{kind} {}", spec.mount_name()));
+            }
+            Err(error) => {
+                tracing::warn!(module = %spec.module, %kind, error = %error.message, "module failed to load");
+                let mut data = JsonMap::new();
+                data.insert("module_type".into(), json!(kind.as_str()));
+                data.insert("module_id".into(), json!(spec.module));
+                data.insert("error".into(), json!(error.message));
+                data.insert("reason_code".into(), json!(error.reason));
+                if let Some(instance) = &spec.instance_id {
+                    data.insert("instance_id".into(), json!(instance));
+                }
+                self.coordinator.emit(events::MODULE_LOAD_FAILED, data).await;
+                report.failures.push(LoadFailure {
+                    kind,
+                    module: spec.module.clone(),
+                    field_path: spec.field_path.clone(),
+                    reason: error.reason,
+                    error: error.message,
+                });
+            }
+        }
+    }
+
+    fn mount(&self, kind: ModuleKind, spec: &ModuleSpec, loaded: LoadedModule) {
+        let coordinator = &self.coordinator;
+        match loaded.mounted {
+            Mounted::Orchestrator(orchestrator) => coordinator.mount_orchestrator(orchestrator),
+            Mounted::Context(context) => coordinator.mount_context(context),
+            Mounted::Provider(provider) => coordinator.mount_provider(MountedProvider {
+                name: spec.mount_name().to_owned(),
+                module: spec.module.clone(),
+                priority: spec.config.get("priority").and_then(Value::as_i64).unwrap_or(DEFAULT_PROVIDER_PRIORITY),
+                provider,
+            }),
+            Mounted::Tools(tools) => {
+                for tool in tools {
+                    coordinator.mount_tool(&spec.module, tool);
+                }
+            }
+            Mounted::Hooks(subscriptions) => {
+                for sub in subscriptions {
+                    coordinator.hooks().register(&sub.event, sub.handler, sub.priority, sub.name);
+                }
+            }
+            Mounted::Resolver(resolver) => coordinator.mount_resolver(resolver),
+        }
+        if let Some(cleanup) = loaded.cleanup {
+            coordinator.register_cleanup(format!("{kind} {}", spec.mount_name()), cleanup);
+        }
+    }
+
+    /// Runs one prompt through the orchestrator.
+    pub async fn execute(&self, prompt: &str) -> Result<String, SessionError> {
+        self.initialize().await?;
+        let coordinator = &self.coordinator;
+        if coordinator.providers().is_empty() {
+            return Err(SessionError::NoProvider);
+        }
+        if !self.started.swap(true, Ordering::SeqCst) {
+            let event = if self.is_resumed { events::SESSION_RESUME } else { events::SESSION_START };
+            let mut data = JsonMap::new();
+            if let Some(metadata) = &self.metadata {
+                data.insert("metadata".into(), Value::Object(metadata.clone()));
+            }
+            coordinator.emit(event, data).await;
+        }
+        let orchestrator =
+            coordinator.orchestrator().ok_or_else(|| SessionError::Plan("no orchestrator is mounted".into()))?;
+        coordinator.reset_turn();
+        *self.status.lock().expect("status lock") = RunStatus::Running;
+        let result = orchestrator.execute(prompt.to_owned(), coordinator.clone()).await;
+        let status = match &result {
+            Ok(_) if coordinator.cancellation().is_cancelled() => RunStatus::Cancelled,
+            Ok(_) => RunStatus::Completed,
+            Err(err) if err.kind == crate::ErrorKind::Cancelled => RunStatus::Cancelled,
+            Err(_) => RunStatus::Failed,
+        };
+        *self.status.lock().expect("status lock") = status;
+        Ok(result?)
+    }
+
+    /// Emits `session:end` (only when initialized) and runs cleanups in reverse.
+    pub async fn cleanup(&self) {
+        if self.initialized.load(Ordering::SeqCst) {
+            let mut data = JsonMap::new();
+            data.insert("status".into(), json!(self.status()));
+            self.coordinator.emit(events::SESSION_END, data).await;
+        }
+        self.coordinator.cleanup().await;
+    }
+}
+
+/// At most one entry per provider module may omit `instance_id`, and mount
+/// names must be unique (upstream's multi-instance rule).
+fn validate_provider_instances(providers: &[ModuleSpec]) -> Result<(), SessionError> {
+    let mut seen: Vec<&str> = Vec::new();
+    for spec in providers {
+        let name = spec.mount_name();
+        if seen.contains(&name) {
+            return Err(SessionError::Plan(format!(
+                "{}: provider mount name '{name}' is used twice; give each instance of '{}' its own instance_id",
+                spec.field_path, spec.module
+            )));
+        }
+        seen.push(name);
+    }
+    Ok(())
+}

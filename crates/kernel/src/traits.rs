@@ -1,0 +1,106 @@
+//! The module contracts as the kernel sees them: object-safe traits stored as
+//! `Arc<dyn …>`. The loader wraps each plugin in these; tests and benches may
+//! implement them in-process. Futures are spelled out (no `async_trait`) so
+//! the signatures say exactly what is boxed.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::coordinator::Coordinator;
+use crate::errors::ModuleError;
+use crate::hooks::HookEvent;
+use crate::models::{ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec};
+pub use crate::ops::RequestView;
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub type ModuleResult<T> = Result<T, ModuleError>;
+
+/// Receives streamed JSON events (text deltas, tool-call deltas) while a call runs.
+pub type StreamSink = Arc<dyn Fn(Value) + Send + Sync>;
+
+pub trait Tool: Send + Sync {
+    fn spec(&self) -> &ToolSpec;
+    /// Runs the tool. Failures are `ToolResult { success: false }`, never `Err`,
+    /// so a tool can't abort the loop; the host turns a panic into such a result.
+    fn execute(&self, input: Value) -> BoxFuture<'_, ToolResult>;
+}
+
+pub trait Provider: Send + Sync {
+    fn info(&self) -> &ProviderInfo;
+    fn list_models(&self) -> BoxFuture<'_, ModuleResult<Vec<ModelInfo>>>;
+    /// One completion. With a `stream` sink the provider may stream deltas into it.
+    fn complete(&self, request: ChatRequest, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<ChatResponse>>;
+}
+
+pub trait HookHandler: Send + Sync {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>>;
+}
+
+pub trait ContextManager: Send + Sync {
+    fn add_message(&self, message: Message) -> BoxFuture<'_, ModuleResult<()>>;
+    /// The full, uncompacted history.
+    fn get_messages(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
+    /// A view fit for one request; never modifies the stored history.
+    fn get_messages_for_request(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
+    fn set_messages(&self, messages: Vec<Message>) -> BoxFuture<'_, ModuleResult<()>>;
+    fn clear(&self) -> BoxFuture<'_, ModuleResult<()>>;
+}
+
+pub trait Orchestrator: Send + Sync {
+    /// Runs one prompt to completion and returns the final text. The
+    /// orchestrator reaches providers, tools, hooks and context through the
+    /// coordinator (a plugin reaches it through its host object).
+    fn execute(&self, prompt: String, coordinator: Arc<Coordinator>) -> BoxFuture<'static, ModuleResult<String>>;
+}
+
+/// A request to find a module's code.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ResolveRequest {
+    pub module_id: String,
+    /// The plan's `source` for this module, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_hint: Option<String>,
+    /// Directory relative sources are resolved against (the plan file's directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_dir: Option<PathBuf>,
+}
+
+/// Where a module's code was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResolvedSource {
+    /// A built shared library, loaded as is.
+    Library { path: PathBuf },
+    /// A plugin crate directory, built (or taken from the build cache) first.
+    Crate { path: PathBuf },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolvedModule {
+    pub source: ResolvedSource,
+    /// Which resolver answered (`env`, `plan`, `installed`, a plugin's name…).
+    pub resolver: String,
+    /// Human description of the source, for summaries and lockfiles.
+    pub origin: String,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ResolveError {
+    /// This resolver doesn't know the module; the chain goes on.
+    #[error("not found")]
+    NotFound,
+    /// This resolver knows the module but could not produce it; the chain stops.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Finds module code. Resolvers are chained; `NotFound` passes to the next.
+pub trait ModuleSourceResolver: Send + Sync {
+    fn name(&self) -> &str;
+    fn resolve<'a>(&'a self, request: &'a ResolveRequest) -> BoxFuture<'a, Result<ResolvedModule, ResolveError>>;
+}

@@ -1,0 +1,585 @@
+//! Conformance tests for the coordinator: `process_hook_result` (injection
+//! limits, approvals, user messages), cleanups, contribution channels,
+//! capabilities, provider preference and tool input validation.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use amplifier_kernel::coordinator::{Cleanup, Contributor, MountedProvider};
+use amplifier_kernel::errors::{ErrorKind, ModuleError};
+use amplifier_kernel::models::{
+    ApprovalDefault, ChatRequest, HookAction, HookResult, InjectionRole, MessageContent, MessageLevel, Role,
+};
+use amplifier_kernel::plan::MountPlan;
+use amplifier_kernel::traits::BoxFuture;
+use amplifier_kernel::Coordinator;
+use serde_json::{json, Value};
+use support::{
+    answer, coordinator_with, coordinator_with_context, is_rfc3339, map, plan, EchoTool, Log, MemoryContext, Recorder,
+    RecordingDisplay, ScriptedApproval, StubProvider,
+};
+
+fn plan_with_limits(size_limit: Option<usize>, budget: Option<u64>) -> MountPlan {
+    let mut plan = plan();
+    plan.session.injection_size_limit = size_limit;
+    plan.session.injection_budget_per_turn = budget;
+    plan
+}
+
+/// A coordinator with a context and a recorder on `hook:injection_refused`.
+fn injection_setup(size_limit: Option<usize>, budget: Option<u64>) -> (Arc<Coordinator>, Arc<MemoryContext>, Recorder) {
+    let (coordinator, context) = coordinator_with_context(plan_with_limits(size_limit, budget));
+    let refused = Recorder::new();
+    coordinator.hooks().register("hook:injection_refused", refused.handler(), 0, "refused");
+    (coordinator, context, refused)
+}
+
+fn text(chars: usize) -> String {
+    "x".repeat(chars)
+}
+
+// ---------------------------------------------------------------------------
+// process_hook_result: context injection
+
+#[tokio::test]
+async fn injection_is_added_to_context_with_hook_metadata() {
+    let (coordinator, context, refused) = injection_setup(Some(100), Some(100));
+    let result = HookResult { context_injection_role: InjectionRole::User, ..HookResult::inject("remember this") };
+    let outcome = coordinator.process_hook_result(result, "tool:post", "my-hook").await;
+    assert_eq!(outcome.action, HookAction::Continue);
+    assert!(outcome.ephemeral_injections.is_empty());
+    assert!(refused.events().is_empty());
+
+    let messages = context.messages();
+    assert_eq!(messages.len(), 1);
+    let message = &messages[0];
+    assert_eq!(message.role, Role::User);
+    assert_eq!(message.content, MessageContent::Text("remember this".into()));
+    let metadata = message.metadata.as_ref().expect("injected messages carry metadata");
+    assert_eq!(metadata.get("source"), Some(&json!("hook")));
+    assert_eq!(metadata.get("hook_name"), Some(&json!("my-hook")));
+    assert_eq!(metadata.get("event"), Some(&json!("tool:post")));
+    assert!(is_rfc3339(metadata["timestamp"].as_str().unwrap()));
+}
+
+#[tokio::test]
+async fn injection_over_size_limit_is_refused() {
+    let (coordinator, context, refused) = injection_setup(Some(10), None);
+    let outcome = coordinator.process_hook_result(HookResult::inject(text(11)), "tool:post", "big-hook").await;
+    assert_eq!(outcome.action, HookAction::Continue, "a refused injection doesn't stop the turn");
+    assert!(context.messages().is_empty(), "the oversized injection must not reach the context");
+    let events = refused.named("hook:injection_refused");
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].get("hook_name"), Some(&json!("big-hook")));
+    assert_eq!(events[0].get("event"), Some(&json!("tool:post")));
+    assert!(events[0]["reason"].as_str().unwrap().contains("injection_size_limit"));
+
+    // Exactly at the limit is fine.
+    coordinator.process_hook_result(HookResult::inject(text(10)), "tool:post", "big-hook").await;
+    assert_eq!(context.messages().len(), 1);
+    assert_eq!(refused.events().len(), 1);
+}
+
+#[tokio::test]
+async fn injection_size_limit_counts_characters_not_bytes() {
+    let (coordinator, context, refused) = injection_setup(Some(4), None);
+    // Four characters, twelve bytes.
+    coordinator.process_hook_result(HookResult::inject("ééé€"), "e", "h").await;
+    assert_eq!(context.messages().len(), 1);
+    assert!(refused.events().is_empty());
+}
+
+#[tokio::test]
+async fn injection_over_turn_budget_is_refused_and_reset_turn_resets_it() {
+    let (coordinator, context, refused) = injection_setup(None, Some(5));
+    // 16 chars ≈ 4 tokens: within the budget of 5.
+    coordinator.process_hook_result(HookResult::inject(text(16)), "e", "h").await;
+    assert_eq!(context.messages().len(), 1);
+    // 8 more chars ≈ 2 tokens: 6 > 5, refused.
+    coordinator.process_hook_result(HookResult::inject(text(8)), "e", "h").await;
+    assert_eq!(context.messages().len(), 1, "over-budget injection must be refused");
+    let events = refused.named("hook:injection_refused");
+    assert_eq!(events.len(), 1);
+    assert!(events[0]["reason"].as_str().unwrap().contains("injection_budget_per_turn"));
+
+    coordinator.reset_turn();
+    coordinator.process_hook_result(HookResult::inject(text(8)), "e", "h").await;
+    assert_eq!(context.messages().len(), 2, "a new turn has a fresh budget");
+}
+
+#[tokio::test]
+async fn refused_injection_does_not_use_budget() {
+    let (coordinator, context, _refused) = injection_setup(Some(100), Some(30));
+    // Over the size limit: refused, so its tokens must not count.
+    coordinator.process_hook_result(HookResult::inject(text(101)), "e", "h").await;
+    // 100 chars = 25 tokens, within 30 only if the refused one wasn't counted.
+    coordinator.process_hook_result(HookResult::inject(text(100)), "e", "h").await;
+    assert_eq!(context.messages().len(), 1);
+}
+
+#[tokio::test]
+async fn default_injection_limits_are_enforced() {
+    // SessionSettings::new: 10240 characters, 10000 tokens per turn.
+    let (coordinator, context, refused) = injection_setup(Some(10_240), Some(10_000));
+    let defaults = plan();
+    assert_eq!(defaults.session.injection_size_limit, Some(10_240));
+    assert_eq!(defaults.session.injection_budget_per_turn, Some(10_000));
+
+    coordinator.process_hook_result(HookResult::inject(text(10_241)), "e", "h").await;
+    assert!(context.messages().is_empty());
+    // Three of 10240 chars = 7680 tokens; the fourth would be 10240 > 10000.
+    for _ in 0..4 {
+        coordinator.process_hook_result(HookResult::inject(text(10_240)), "e", "h").await;
+    }
+    assert_eq!(context.messages().len(), 3);
+    assert_eq!(refused.events().len(), 2);
+}
+
+#[tokio::test]
+async fn unlimited_injection_settings_allow_anything() {
+    let (coordinator, context, refused) = injection_setup(None, None);
+    for _ in 0..3 {
+        coordinator.process_hook_result(HookResult::inject(text(50_000)), "e", "h").await;
+    }
+    assert_eq!(context.messages().len(), 3);
+    assert!(refused.events().is_empty());
+}
+
+#[tokio::test]
+async fn ephemeral_injection_is_returned_not_stored_but_counted() {
+    let (coordinator, context, refused) = injection_setup(None, Some(5));
+    let result = HookResult {
+        ephemeral: true,
+        context_injection_role: InjectionRole::User,
+        append_to_last_tool_result: true,
+        ..HookResult::inject(text(16))
+    };
+    let outcome = coordinator.process_hook_result(result, "e", "h").await;
+    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.ephemeral_injections.len(), 1);
+    let injection = &outcome.ephemeral_injections[0];
+    assert_eq!(injection.content, text(16));
+    assert_eq!(injection.role, InjectionRole::User);
+    assert!(injection.append_to_last_tool_result);
+    assert!(context.messages().is_empty(), "ephemeral injections are not stored");
+
+    // The 4 ephemeral tokens count: 2 more exceed the budget of 5.
+    coordinator.process_hook_result(HookResult::inject(text(8)), "e", "h").await;
+    assert!(context.messages().is_empty());
+    assert_eq!(refused.events().len(), 1);
+}
+
+#[tokio::test]
+async fn ephemeral_injection_over_size_limit_is_refused() {
+    let (coordinator, _context, refused) = injection_setup(Some(3), None);
+    let result = HookResult { ephemeral: true, ..HookResult::inject("four") };
+    let outcome = coordinator.process_hook_result(result, "e", "h").await;
+    assert!(outcome.ephemeral_injections.is_empty());
+    assert_eq!(refused.events().len(), 1);
+}
+
+#[tokio::test]
+async fn dispatch_emits_then_applies_the_verdict() {
+    let (coordinator, context) = coordinator_with_context(plan());
+    coordinator.hooks().register("tool:post", answer(HookResult::inject("from a handler")), 0, "injector");
+    let outcome = coordinator.dispatch("tool:post", map(json!({"tool": "bash"}))).await;
+    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.data.unwrap().get("tool"), Some(&json!("bash")));
+    let messages = context.messages();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].content.text(), "from a handler");
+    assert_eq!(messages[0].metadata.as_ref().unwrap().get("event"), Some(&json!("tool:post")));
+}
+
+#[tokio::test]
+async fn deny_and_modify_pass_through() {
+    let coordinator = coordinator_with(plan());
+    let outcome = coordinator.process_hook_result(HookResult::deny("nope"), "tool:pre", "h").await;
+    assert!(outcome.is_denied());
+    assert_eq!(outcome.reason.as_deref(), Some("nope"));
+
+    let outcome = coordinator.process_hook_result(HookResult::modify(map(json!({"a": 1}))), "tool:pre", "h").await;
+    assert_eq!(outcome.action, HookAction::Modify);
+    assert_eq!(outcome.data, Some(map(json!({"a": 1}))));
+}
+
+// ---------------------------------------------------------------------------
+// process_hook_result: approvals
+
+fn with_approval(answer: Option<&str>) -> (Arc<Coordinator>, Arc<ScriptedApproval>) {
+    let coordinator = coordinator_with(plan());
+    let approval = Arc::new(ScriptedApproval::new(answer));
+    coordinator.set_approval_system(approval.clone());
+    (coordinator, approval)
+}
+
+#[tokio::test]
+async fn approval_approved() {
+    for choice in ["Allow", "allow", "Allow once", "ALLOW ALWAYS"] {
+        let (coordinator, approval) = with_approval(Some(choice));
+        let result = HookResult {
+            approval_options: Some(vec!["Allow once".into(), "Allow always".into(), "Deny".into()]),
+            approval_timeout: 7.5,
+            approval_default: ApprovalDefault::Allow,
+            ..HookResult::ask_user("Run rm -rf?")
+        };
+        let outcome = coordinator.process_hook_result(result, "tool:pre", "guard").await;
+        assert_eq!(outcome.action, HookAction::Continue, "'{choice}' approves");
+        let requests = approval.requests();
+        assert_eq!(requests.len(), 1);
+        assert_eq!(requests[0].prompt, "Run rm -rf?");
+        assert_eq!(requests[0].options, ["Allow once", "Allow always", "Deny"]);
+        assert_eq!(requests[0].timeout, Duration::from_secs_f64(7.5));
+        assert_eq!(requests[0].default, ApprovalDefault::Allow);
+    }
+}
+
+#[tokio::test]
+async fn approval_denied() {
+    for choice in ["Deny", "yes", "allowed", ""] {
+        let (coordinator, _approval) = with_approval(Some(choice));
+        let outcome = coordinator.process_hook_result(HookResult::ask_user("ok?"), "tool:pre", "guard").await;
+        assert!(outcome.is_denied(), "'{choice}' must not approve");
+        let reason = outcome.reason.unwrap();
+        assert!(reason.starts_with("User denied"), "{reason}");
+        assert!(reason.contains(choice));
+    }
+}
+
+#[tokio::test]
+async fn approval_without_approval_system_denies() {
+    let coordinator = coordinator_with(plan());
+    let result = HookResult { approval_default: ApprovalDefault::Allow, ..HookResult::ask_user("ok?") };
+    let outcome = coordinator.process_hook_result(result, "tool:pre", "guard").await;
+    assert!(outcome.is_denied(), "fail closed even when the default is allow");
+    assert_eq!(outcome.reason.as_deref(), Some("No approval system available"));
+}
+
+#[tokio::test]
+async fn approval_timeout_allow() {
+    let (coordinator, _approval) = with_approval(None);
+    let result = HookResult { approval_default: ApprovalDefault::Allow, ..HookResult::ask_user("ok?") };
+    let outcome = coordinator.process_hook_result(result, "tool:pre", "guard").await;
+    assert_eq!(outcome.action, HookAction::Continue);
+}
+
+#[tokio::test]
+async fn approval_timeout_deny() {
+    let (coordinator, _approval) = with_approval(None);
+    let result = HookResult { approval_default: ApprovalDefault::Deny, ..HookResult::ask_user("ok?") };
+    let outcome = coordinator.process_hook_result(result, "tool:pre", "guard").await;
+    assert!(outcome.is_denied());
+}
+
+#[tokio::test]
+async fn approval_with_default_options_offers_allow_and_deny() {
+    let (coordinator, approval) = with_approval(Some("Allow"));
+    coordinator.process_hook_result(HookResult::ask_user("ok?"), "tool:pre", "guard").await;
+    let request = &approval.requests()[0];
+    assert!(request.options.iter().any(|o| o.eq_ignore_ascii_case("allow")));
+    assert!(request.options.iter().any(|o| o.eq_ignore_ascii_case("deny")));
+    assert_eq!(request.timeout, Duration::from_secs(300), "upstream's default timeout");
+}
+
+#[tokio::test]
+async fn approval_with_out_of_range_timeout_does_not_panic() {
+    // A plugin's HookResult is JSON: 1e30 seconds is a valid number there.
+    for timeout in [1e30, f64::INFINITY, -3.0] {
+        let (coordinator, approval) = with_approval(Some("Allow"));
+        let result = HookResult { approval_timeout: timeout, ..HookResult::ask_user("ok?") };
+        let outcome = coordinator.process_hook_result(result, "tool:pre", "guard").await;
+        assert_eq!(outcome.action, HookAction::Continue, "timeout {timeout}");
+        assert_eq!(approval.requests().len(), 1);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// process_hook_result: user messages
+
+#[tokio::test]
+async fn user_message_is_displayed() {
+    let coordinator = coordinator_with(plan());
+    let display = Arc::new(RecordingDisplay::default());
+    coordinator.set_display_system(display.clone());
+
+    let with_source = HookResult {
+        user_message: Some("careful".into()),
+        user_message_level: MessageLevel::Warning,
+        user_message_source: Some("linter".into()),
+        ..HookResult::continue_()
+    };
+    let outcome = coordinator.process_hook_result(with_source, "tool:post", "hook-mod").await;
+    assert_eq!(outcome.action, HookAction::Continue);
+
+    // Without a source, the hook's name is used.
+    let without_source = HookResult {
+        user_message: Some("denied, sorry".into()),
+        user_message_level: MessageLevel::Error,
+        ..HookResult::deny("no")
+    };
+    let outcome = coordinator.process_hook_result(without_source, "tool:pre", "hook-mod").await;
+    assert!(outcome.is_denied());
+
+    assert_eq!(
+        display.shown(),
+        vec![
+            ("careful".to_owned(), MessageLevel::Warning, "hook:linter".to_owned()),
+            ("denied, sorry".to_owned(), MessageLevel::Error, "hook:hook-mod".to_owned()),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn user_message_is_not_displayed_for_ask_user() {
+    let coordinator = coordinator_with(plan());
+    let display = Arc::new(RecordingDisplay::default());
+    coordinator.set_display_system(display.clone());
+    coordinator.set_approval_system(Arc::new(ScriptedApproval::new(Some("Allow"))));
+    let result = HookResult { user_message: Some("about to ask".into()), ..HookResult::ask_user("ok?") };
+    let outcome = coordinator.process_hook_result(result, "tool:pre", "guard").await;
+    assert_eq!(outcome.action, HookAction::Continue);
+    assert!(display.shown().is_empty());
+}
+
+#[tokio::test]
+async fn user_message_falls_back_without_display_system() {
+    let coordinator = coordinator_with(plan());
+    let result = HookResult {
+        user_message: Some("nobody sees this".into()),
+        data: Some(map(json!({"kept": true}))),
+        ..HookResult::continue_()
+    };
+    // No display mounted: the message is only logged and the verdict stands.
+    let outcome = coordinator.process_hook_result(result, "tool:post", "h").await;
+    assert_eq!(outcome.action, HookAction::Continue);
+    assert_eq!(outcome.data, Some(map(json!({"kept": true}))));
+
+    // Mounting a display later routes the next message to it.
+    let display = Arc::new(RecordingDisplay::default());
+    coordinator.set_display_system(display.clone());
+    let result = HookResult { user_message: Some("now visible".into()), ..HookResult::continue_() };
+    coordinator.process_hook_result(result, "tool:post", "h").await;
+    assert_eq!(display.shown().len(), 1);
+    assert_eq!(display.shown()[0].0, "now visible");
+}
+
+#[tokio::test]
+async fn empty_user_message_is_not_displayed() {
+    let coordinator = coordinator_with(plan());
+    let display = Arc::new(RecordingDisplay::default());
+    coordinator.set_display_system(display.clone());
+    let result = HookResult { user_message: Some(String::new()), ..HookResult::continue_() };
+    coordinator.process_hook_result(result, "e", "h").await;
+    assert!(display.shown().is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// Cleanups
+
+fn cleanup(log: &Log, label: &str, fail: bool) -> Cleanup {
+    let log = log.clone();
+    let label = label.to_owned();
+    Box::new(move || {
+        Box::pin(async move {
+            log.push(label.clone());
+            if fail {
+                Err(ModuleError::internal(format!("{label} failed")))
+            } else {
+                Ok(())
+            }
+        }) as BoxFuture<'static, _>
+    })
+}
+
+#[tokio::test]
+async fn cleanups_run_in_reverse_registration_order() {
+    let coordinator = coordinator_with(plan());
+    let log = Log::default();
+    for name in ["first", "second", "third"] {
+        coordinator.register_cleanup(name, cleanup(&log, name, false));
+    }
+    let failures = coordinator.cleanup().await;
+    assert!(failures.is_empty());
+    assert_eq!(log.entries(), ["third", "second", "first"]);
+}
+
+#[tokio::test]
+async fn failing_cleanup_does_not_stop_the_others() {
+    let coordinator = coordinator_with(plan());
+    let log = Log::default();
+    coordinator.register_cleanup("a", cleanup(&log, "a", false));
+    coordinator.register_cleanup("b", cleanup(&log, "b", true));
+    coordinator.register_cleanup("c", cleanup(&log, "c", false));
+    let failures = coordinator.cleanup().await;
+    assert_eq!(log.entries(), ["c", "b", "a"]);
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0].0, "b");
+    assert_eq!(failures[0].1.message, "b failed");
+
+    // Cleanups run once.
+    assert!(coordinator.cleanup().await.is_empty());
+    assert_eq!(log.entries().len(), 3);
+}
+
+// ---------------------------------------------------------------------------
+// Contribution channels and capabilities
+
+fn contributor(answer: Result<Option<Value>, ModuleError>) -> Contributor {
+    Arc::new(move || {
+        let answer = answer.clone();
+        Box::pin(async move { answer }) as BoxFuture<'static, _>
+    })
+}
+
+#[tokio::test]
+async fn contributions_in_registration_order_none_filtered_failures_skipped() {
+    let coordinator = coordinator_with(plan());
+    coordinator.register_contributor("observability.events", "one", contributor(Ok(Some(json!(["a:x"])))));
+    coordinator.register_contributor("observability.events", "none", contributor(Ok(None)));
+    coordinator.register_contributor("observability.events", "broken", contributor(Err(ModuleError::internal("boom"))));
+    coordinator.register_contributor("observability.events", "two", contributor(Ok(Some(json!({"b": 2})))));
+    coordinator.register_contributor("other", "elsewhere", contributor(Ok(Some(json!("other")))));
+
+    let collected = coordinator.collect_contributions("observability.events").await;
+    assert_eq!(collected, vec![json!(["a:x"]), json!({"b": 2})]);
+    assert!(coordinator.collect_contributions("nobody").await.is_empty());
+}
+
+#[tokio::test]
+async fn capabilities_register_and_get() {
+    let coordinator = coordinator_with(plan());
+    assert_eq!(coordinator.get_capability("agents.list"), None);
+    coordinator.register_capability("agents.list", json!(["a", "b"]));
+    assert_eq!(coordinator.get_capability("agents.list"), Some(json!(["a", "b"])));
+    coordinator.register_capability("agents.list", json!([]));
+    assert_eq!(coordinator.get_capability("agents.list"), Some(json!([])), "re-registering replaces");
+    assert!(coordinator.summary()["capabilities"].as_array().unwrap().contains(&json!("agents.list")));
+}
+
+// ---------------------------------------------------------------------------
+// Providers
+
+fn mounted(name: &str, priority: i64) -> MountedProvider {
+    MountedProvider {
+        name: name.to_owned(),
+        module: format!("provider-{name}"),
+        priority,
+        provider: Arc::new(StubProvider::new(name)),
+    }
+}
+
+#[tokio::test]
+async fn providers_sorted_by_priority_ties_in_mount_order() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_provider(mounted("slow", 200));
+    coordinator.mount_provider(mounted("tie-a", 50));
+    coordinator.mount_provider(mounted("fast", 10));
+    coordinator.mount_provider(mounted("tie-b", 50));
+    let names: Vec<String> = coordinator.providers().into_iter().map(|p| p.name).collect();
+    assert_eq!(names, ["fast", "tie-a", "tie-b", "slow"]);
+
+    // complete() without a name uses the preferred provider.
+    let response = coordinator.complete(None, ChatRequest::default(), None).await.unwrap();
+    assert_eq!(response.text(), "from fast");
+    let response = coordinator.complete(Some("slow"), ChatRequest::default(), None).await.unwrap();
+    assert_eq!(response.text(), "from slow");
+    let err = coordinator.complete(Some("missing"), ChatRequest::default(), None).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotFound);
+
+    assert!(coordinator.unmount_provider("fast"));
+    assert_eq!(coordinator.providers()[0].name, "tie-a");
+}
+
+#[tokio::test]
+async fn complete_without_providers_is_not_found() {
+    let coordinator = coordinator_with(plan());
+    let err = coordinator.complete(None, ChatRequest::default(), None).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotFound);
+}
+
+// ---------------------------------------------------------------------------
+// Tools
+
+fn file_tool() -> EchoTool {
+    EchoTool::new(
+        "read_file",
+        json!({
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}},
+            "required": ["path"]
+        }),
+    )
+}
+
+#[tokio::test]
+async fn execute_tool_runs_valid_input() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_tool("tool-fs", Arc::new(file_tool()));
+    let result = coordinator.execute_tool("read_file", json!({"path": "a.txt"})).await;
+    assert!(result.success);
+    assert_eq!(result.output, Some(json!({"echo": {"path": "a.txt"}})));
+}
+
+#[tokio::test]
+async fn execute_tool_rejects_input_that_breaks_the_schema() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_tool("tool-fs", Arc::new(file_tool()));
+
+    let missing = coordinator.execute_tool("read_file", json!({})).await;
+    assert!(!missing.success);
+    let error = missing.error.unwrap();
+    assert_eq!(error.get("type"), Some(&json!("InvalidInput")));
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("read_file") && message.contains("path"), "{message}");
+
+    let wrong_type = coordinator.execute_tool("read_file", json!({"path": "a", "limit": "ten"})).await;
+    assert!(!wrong_type.success);
+    let message = wrong_type.error.unwrap()["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("/limit"), "the problem is located: {message}");
+
+    let not_object = coordinator.execute_tool("read_file", json!("a.txt")).await;
+    assert!(!not_object.success);
+}
+
+#[tokio::test]
+async fn execute_unknown_tool_lists_mounted_tools() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_tool("tool-fs", Arc::new(file_tool()));
+    coordinator.mount_tool("tool-echo", Arc::new(EchoTool::new("echo", json!({"type": "object"}))));
+    let result = coordinator.execute_tool("bash", json!({})).await;
+    assert!(!result.success);
+    let message = result.error.unwrap()["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("bash"), "{message}");
+    assert!(message.contains("read_file") && message.contains("echo"), "{message}");
+}
+
+#[tokio::test]
+async fn tool_with_invalid_schema_is_mounted_without_validation() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_tool("tool-odd", Arc::new(EchoTool::new("odd", json!({"type": 12}))));
+    assert_eq!(coordinator.tool_names(), ["odd"]);
+    let result = coordinator.execute_tool("odd", json!({"anything": 1})).await;
+    assert!(result.success);
+}
+
+// ---------------------------------------------------------------------------
+// Events through the coordinator
+
+#[tokio::test]
+async fn coordinator_events_carry_session_and_parent_ids() {
+    let coordinator = Coordinator::new("child-1".into(), Some("parent-1".into()), Arc::new(plan()));
+    let recorder = Recorder::new();
+    coordinator.hooks().register("*", recorder.handler(), 0, "rec");
+    coordinator.emit("custom:event", map(json!({}))).await;
+    let data = &recorder.events()[0].1;
+    assert_eq!(data.get("session_id"), Some(&json!("child-1")));
+    assert_eq!(data.get("parent_id"), Some(&json!("parent-1")));
+
+    let root = coordinator_with(plan());
+    let recorder = Recorder::new();
+    root.hooks().register("*", recorder.handler(), 0, "rec");
+    root.emit("custom:event", map(json!({}))).await;
+    assert_eq!(recorder.events()[0].1.get("parent_id"), Some(&Value::Null));
+}

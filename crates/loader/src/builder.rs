@@ -1,0 +1,289 @@
+//! Builds plugin crates with cargo and caches the libraries.
+//!
+//! Start-up time is a product feature, so a cache hit must not start cargo:
+//! the cache key is a fingerprint of the crate's sources, the sources of its
+//! path dependencies (the SDK, the ABI crate…), the workspace's `Cargo.lock`,
+//! the host's rustc and the ABI major version. Layout:
+//!
+//! ```text
+//! $AMPLIFIER_HOME/cache/plugins/<crate>-<fingerprint>/lib<crate>.so   # one per fingerprint
+//! $AMPLIFIER_HOME/cache/target/                                       # shared cargo target dir
+//! ```
+//!
+//! Crates inside a cargo workspace build in that workspace's target dir (so
+//! the host's own `cargo build` and the plugins share compiled dependencies);
+//! stand-alone crates share `cache/target`.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use sha2::{Digest, Sha256};
+
+/// Builds crates into the plugin cache.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    cache_dir: PathBuf,
+    /// Print a progress line when a build starts and ends.
+    pub show_progress: bool,
+}
+
+/// A crate build failed; `output` holds the end of the compiler's messages.
+#[derive(Debug, thiserror::Error)]
+#[error("building the module crate at {crate_dir} failed:\n{output}")]
+pub struct BuildError {
+    pub crate_dir: PathBuf,
+    pub output: String,
+}
+
+impl Builder {
+    pub fn new(amplifier_home: &Path) -> Self {
+        Builder { cache_dir: amplifier_home.join("cache"), show_progress: true }
+    }
+
+    /// The library for the crate at `crate_dir`, building it on a cache miss.
+    pub fn library_for(&self, crate_dir: &Path) -> Result<PathBuf, BuildError> {
+        let fail = |output: String| BuildError { crate_dir: crate_dir.to_owned(), output };
+        let package = package_name(crate_dir).map_err(fail)?;
+        let fingerprint = fingerprint(crate_dir).map_err(fail)?;
+        let lib_name = library_file_name(&package);
+        let entry = self.cache_dir.join("plugins").join(format!("{package}-{}", &fingerprint[..16]));
+        let cached = entry.join(&lib_name);
+        if cached.is_file() {
+            return Ok(cached);
+        }
+        let started = Instant::now();
+        if self.show_progress {
+            eprintln!(
+                "   Building module {package} ({}) — first use of this version, cached afterwards",
+                crate_dir.display()
+            );
+        }
+        let artifact = self.cargo_build(crate_dir, &package).map_err(fail)?;
+        std::fs::create_dir_all(&entry).map_err(|err| fail(format!("cannot create {}: {err}", entry.display())))?;
+        // Copy then rename, so a concurrent reader never sees half a library.
+        let partial = entry.join(format!("{lib_name}.partial-{}", std::process::id()));
+        std::fs::copy(&artifact, &partial)
+            .and_then(|_| std::fs::rename(&partial, &cached))
+            .map_err(|err| fail(format!("cannot store {} in the cache: {err}", artifact.display())))?;
+        if self.show_progress {
+            eprintln!("      Built module {package} in {:.1}s", started.elapsed().as_secs_f64());
+        }
+        Ok(cached)
+    }
+
+    fn cargo_build(&self, crate_dir: &Path, package: &str) -> Result<PathBuf, String> {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut command = Command::new(cargo);
+        command
+            .args(["build", "--release", "--lib", "--message-format=json-render-diagnostics", "--manifest-path"])
+            .arg(crate_dir.join("Cargo.toml"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if workspace_root(crate_dir).is_none() && std::env::var_os("CARGO_TARGET_DIR").is_none() {
+            command.env("CARGO_TARGET_DIR", self.cache_dir.join("target"));
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|err| format!("cannot run cargo: {err} (is the Rust toolchain installed and on PATH?)"))?;
+        // Drain stderr on a thread so a chatty compiler can't fill the pipe and stall.
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let stderr_reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        let mut artifact = None;
+        let wanted = format!("{}.", library_file_name(package).rsplit_once('.').map_or("", |(stem, _)| stem));
+        for line in BufReader::new(child.stdout.take().expect("piped stdout")).lines().map_while(Result::ok) {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
+            if message["reason"] != "compiler-artifact" {
+                continue;
+            }
+            for file in message["filenames"].as_array().into_iter().flatten().filter_map(|f| f.as_str()) {
+                let name = Path::new(file).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                if name.starts_with(&wanted) && name.ends_with(std::env::consts::DLL_SUFFIX) {
+                    artifact = Some(PathBuf::from(file));
+                }
+            }
+        }
+        let status = child.wait().map_err(|err| format!("cargo did not finish: {err}"))?;
+        let stderr = stderr_reader.join().unwrap_or_default();
+        if !status.success() {
+            return Err(shorten(&stderr, 40));
+        }
+        artifact.ok_or_else(|| {
+            format!(
+                "cargo built {package} but produced no cdylib: add `[lib] crate-type = [\"cdylib\"]` to its Cargo.toml"
+            )
+        })
+    }
+}
+
+/// The last `max_lines` lines, marking the cut.
+fn shorten(text: &str, max_lines: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() <= max_lines {
+        return lines.join("\n");
+    }
+    format!("… ({} earlier lines cut)\n{}", lines.len() - max_lines, lines[lines.len() - max_lines..].join("\n"))
+}
+
+/// `libfoo_bar.so` for package `foo-bar` on this platform.
+pub fn library_file_name(package: &str) -> String {
+    format!("{}{}{}", std::env::consts::DLL_PREFIX, package.replace('-', "_"), std::env::consts::DLL_SUFFIX)
+}
+
+fn read_manifest(crate_dir: &Path) -> Result<toml::Table, String> {
+    let path = crate_dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+    text.parse::<toml::Table>().map_err(|err| format!("invalid {}: {err}", path.display()))
+}
+
+fn package_name(crate_dir: &Path) -> Result<String, String> {
+    read_manifest(crate_dir)?
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(|n| n.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{} has no [package] name", crate_dir.join("Cargo.toml").display()))
+}
+
+/// The directory of the workspace that contains `crate_dir`, if any.
+fn workspace_root(crate_dir: &Path) -> Option<PathBuf> {
+    crate_dir.ancestors().find_map(|dir| {
+        let table = read_manifest(dir).ok()?;
+        table.contains_key("workspace").then(|| dir.to_owned())
+    })
+}
+
+/// Hash of everything that decides the built library's bytes.
+pub fn fingerprint(crate_dir: &Path) -> Result<String, String> {
+    let mut hasher = Sha256::new();
+    hasher.update(env!("AMPLIFIER_HOST_RUSTC"));
+    hasher.update(amplifier_abi::ABI_MAJOR.to_le_bytes());
+    let workspace = workspace_root(crate_dir);
+    if let Some(root) = &workspace {
+        for file in ["Cargo.toml", "Cargo.lock"] {
+            hash_file(&mut hasher, &root.join(file));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut pending = vec![crate_dir.canonicalize().map_err(|err| format!("{}: {err}", crate_dir.display()))?];
+    while let Some(dir) = pending.pop() {
+        if !seen.insert(dir.clone()) {
+            continue;
+        }
+        let manifest = read_manifest(&dir)?;
+        let mut files = vec![dir.join("Cargo.toml"), dir.join("build.rs"), dir.join("amplifier.toml")];
+        collect_files(&dir.join("src"), &mut files);
+        files.sort();
+        for file in &files {
+            hasher.update(file.strip_prefix(&dir).unwrap_or(file).to_string_lossy().as_bytes());
+            hash_file(&mut hasher, file);
+        }
+        pending.extend(path_dependencies(&dir, &manifest, workspace.as_deref()));
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+fn hash_file(hasher: &mut Sha256, path: &Path) {
+    if let Ok(bytes) = std::fs::read(path) {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// Directories of the crate's path dependencies, including `workspace = true`
+/// ones that the workspace declares with a path.
+fn path_dependencies(dir: &Path, manifest: &toml::Table, workspace: Option<&Path>) -> Vec<PathBuf> {
+    let workspace_deps =
+        workspace.and_then(|root| read_manifest(root).ok().map(|t| (root.to_owned(), t))).and_then(|(root, table)| {
+            let deps = table.get("workspace")?.get("dependencies")?.as_table()?.clone();
+            Some((root, deps))
+        });
+    let mut tables: Vec<&toml::Table> = ["dependencies", "build-dependencies"]
+        .iter()
+        .filter_map(|key| manifest.get(*key).and_then(|v| v.as_table()))
+        .collect();
+    if let Some(targets) = manifest.get("target").and_then(|t| t.as_table()) {
+        for target in targets.values().filter_map(|t| t.as_table()) {
+            tables.extend(["dependencies", "build-dependencies"].iter().filter_map(|key| target.get(*key)?.as_table()));
+        }
+    }
+    let mut dirs = Vec::new();
+    for (name, spec) in tables.into_iter().flat_map(|t| t.iter()) {
+        if let Some(path) = spec.get("path").and_then(|p| p.as_str()) {
+            dirs.push(dir.join(path));
+        } else if spec.get("workspace").and_then(|w| w.as_bool()) == Some(true) {
+            if let Some((root, deps)) = &workspace_deps {
+                if let Some(path) = deps.get(name).and_then(|d| d.get("path")).and_then(|p| p.as_str()) {
+                    dirs.push(root.join(path));
+                }
+            }
+        }
+    }
+    dirs.into_iter().filter_map(|d| d.canonicalize().ok()).collect()
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn fingerprint_follows_path_dependencies() {
+        let root = tempfile::tempdir().unwrap();
+        let ws = root.path();
+        write(
+            &ws.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"a\", \"b\"]\n[workspace.dependencies]\nb = { path = \"b\" }\n",
+        );
+        write(&ws.join("a/Cargo.toml"), "[package]\nname = \"a\"\n[dependencies]\nb.workspace = true\n");
+        write(&ws.join("a/src/lib.rs"), "pub fn a() {}");
+        write(&ws.join("b/Cargo.toml"), "[package]\nname = \"b\"\n");
+        write(&ws.join("b/src/lib.rs"), "pub fn b() {}");
+        let before = fingerprint(&ws.join("a")).unwrap();
+        assert_eq!(before, fingerprint(&ws.join("a")).unwrap(), "stable when nothing changed");
+        write(&ws.join("b/src/lib.rs"), "pub fn b() { /* changed */ }");
+        assert_ne!(before, fingerprint(&ws.join("a")).unwrap(), "a change in a path dependency rebuilds");
+    }
+
+    #[test]
+    fn shortens_long_output_marking_the_cut() {
+        let text = (1..=50).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        let short = shorten(&text, 5);
+        assert!(short.starts_with("… (45 earlier lines cut)"));
+        assert!(short.ends_with("line 50"));
+    }
+
+    #[test]
+    fn library_names_follow_the_platform() {
+        assert_eq!(
+            library_file_name("tool-echo"),
+            format!("{}tool_echo{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX)
+        );
+    }
+}

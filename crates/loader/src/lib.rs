@@ -1,0 +1,257 @@
+//! Resolves, builds and loads amplifier modules as cdylib plugins.
+//!
+//! **Architecture invariant:** this is the only crate that knows about
+//! dynamic libraries and cargo. It implements the kernel's `ModuleLoader`:
+//! resolve the module's source (see [`resolver`]), build a crate into the
+//! cache (see [`builder`]), check `amplifier.toml` and the config schema
+//! before running any of the module's code, open the library with the
+//! version handshake (see [`library`]), instantiate the module with a
+//! `HostApi` of its own, and wrap it in the kernel's traits (see [`adapters`]).
+
+pub mod adapters;
+pub mod builder;
+mod host_service;
+pub mod library;
+pub mod manifest;
+pub mod resolver;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use amplifier_kernel::ops::{HookDescription, ProviderDescription, ToolDescription};
+use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
+use amplifier_kernel::session::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
+use amplifier_kernel::traits::{
+    BoxFuture, ModuleSourceResolver, ResolveError, ResolveRequest, ResolvedModule, ResolvedSource, Tool,
+};
+use amplifier_kernel::Coordinator;
+
+use crate::adapters::{PluginContext, PluginHook, PluginModule, PluginOrchestrator, PluginProvider, PluginTool};
+pub use crate::builder::Builder;
+use crate::manifest::Manifest;
+
+/// `$AMPLIFIER_HOME`, or `~/.amplifier`.
+pub fn amplifier_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("AMPLIFIER_HOME") {
+        return PathBuf::from(home);
+    }
+    std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".amplifier")
+}
+
+/// The host's module loader: the resolver chain, the build cache and the dylib loader.
+pub struct DylibLoader {
+    /// Directory relative `source`s are resolved against (the plan's directory).
+    base_dir: Option<PathBuf>,
+    resolvers: Vec<Arc<dyn ModuleSourceResolver>>,
+    builder: Builder,
+}
+
+impl DylibLoader {
+    pub fn new(base_dir: Option<PathBuf>, amplifier_home: &Path) -> Self {
+        DylibLoader {
+            base_dir,
+            resolvers: vec![
+                Arc::new(resolver::EnvOverride),
+                Arc::new(resolver::PlanSource),
+                Arc::new(resolver::Installed::new(amplifier_home)),
+            ],
+            builder: Builder::new(amplifier_home),
+        }
+    }
+
+    pub fn builder_mut(&mut self) -> &mut Builder {
+        &mut self.builder
+    }
+
+    /// Finds a module's code: a resolver plugin first (when the plan mounts
+    /// one), then the built-in chain.
+    pub async fn resolve(
+        &self,
+        spec: &ModuleSpec,
+        coordinator: Option<&Arc<Coordinator>>,
+    ) -> Result<ResolvedModule, LoadError> {
+        let request = ResolveRequest {
+            module_id: spec.module.clone(),
+            source_hint: spec.source.clone(),
+            base_dir: self.base_dir.clone(),
+        };
+        let mounted = coordinator.and_then(|c| c.resolver());
+        for resolver in mounted.iter().chain(self.resolvers.iter()) {
+            match resolver.resolve(&request).await {
+                Ok(found) => return Ok(found),
+                Err(ResolveError::NotFound) => continue,
+                Err(ResolveError::Failed(message)) => {
+                    return Err(LoadError::new(LoadReason::MissingSource, format!("{}: {message}", spec.field_path)))
+                }
+            }
+        }
+        Err(LoadError::new(
+            LoadReason::MissingSource,
+            format!(
+                "{}: module '{}' not found: the plan gives no `source`, {} is not set, and it is not installed.\n\
+                 hint: add `source: ./path/to/the/module/crate` to {}",
+                spec.field_path,
+                spec.module,
+                resolver::EnvOverride::variable(&spec.module),
+                spec.field_path
+            ),
+        ))
+    }
+
+    /// Resolves and (if needed) builds a module; returns its library and manifest.
+    pub async fn prepare(
+        &self,
+        spec: &ModuleSpec,
+        coordinator: Option<&Arc<Coordinator>>,
+    ) -> Result<(PathBuf, Option<Manifest>), LoadError> {
+        let found = self.resolve(spec, coordinator).await?;
+        let (library, manifest_dir) = match found.source {
+            ResolvedSource::Library { path } => {
+                let dir = path.parent().map(Path::to_owned).unwrap_or_default();
+                (path, dir)
+            }
+            ResolvedSource::Crate { path } => {
+                let builder = self.builder.clone();
+                let crate_dir = path.clone();
+                let library = tokio::task::spawn_blocking(move || builder.library_for(&crate_dir))
+                    .await
+                    .map_err(|err| LoadError::new(LoadReason::Unknown, format!("build task failed: {err}")))?
+                    .map_err(|err| {
+                        LoadError::new(LoadReason::InvalidPackageLayout, format!("{}: {err}", spec.field_path))
+                    })?;
+                (library, path)
+            }
+        };
+        let manifest = Manifest::read_dir(&manifest_dir)
+            .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{}: {err}", spec.field_path)))?;
+        Ok((library, manifest))
+    }
+}
+
+/// Checks `config` against the manifest's schema before the module runs.
+fn validate_config(spec: &ModuleSpec, manifest: &Manifest) -> Result<(), LoadError> {
+    let Some(schema) = manifest.config_schema_json() else { return Ok(()) };
+    let validator = jsonschema::validator_for(&schema).map_err(|err| {
+        LoadError::new(
+            LoadReason::InvalidModuleMetadata,
+            format!("{}: config_schema is not a valid JSON Schema: {err}", manifest.path.display()),
+        )
+    })?;
+    let config = serde_json::Value::Object(spec.config.clone());
+    let problems: Vec<String> = validator
+        .iter_errors(&config)
+        .map(|err| {
+            let at = err.instance_path().to_string();
+            format!("{}.config{}: {err}", spec.field_path, at.replace('/', "."))
+        })
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(LoadError::new(
+        LoadReason::ValidationFailed,
+        format!("{} (schema: {})", problems.join("; "), manifest.path.display()),
+    ))
+}
+
+impl ModuleLoader for DylibLoader {
+    fn load<'a>(
+        &'a self,
+        kind: ModuleKind,
+        spec: &'a ModuleSpec,
+        coordinator: &'a Arc<Coordinator>,
+    ) -> BoxFuture<'a, Result<LoadedModule, LoadError>> {
+        Box::pin(async move {
+            let (library_path, manifest) = self.prepare(spec, Some(coordinator)).await?;
+            let at = &spec.field_path;
+            if let Some(manifest) = &manifest {
+                if !manifest.module.kinds.iter().any(|k| k == kind.as_str()) {
+                    return Err(LoadError::new(
+                        LoadReason::InvalidModuleMetadata,
+                        format!(
+                            "{at}: module '{}' is mounted as a {kind}, but its {} says kinds = [{}]",
+                            spec.module,
+                            manifest.path.display(),
+                            manifest.module.kinds.join(", ")
+                        ),
+                    ));
+                }
+                validate_config(spec, manifest)?;
+            }
+            let library = library::open(&library_path, &spec.module)
+                .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
+            if !library.manifest.kinds.iter().any(|k| k == kind.as_str()) {
+                return Err(LoadError::new(
+                    LoadReason::InvalidEntryPoint,
+                    format!(
+                        "{at}: module '{}' ({}) exports kinds [{}], not {kind}",
+                        spec.module,
+                        library.path.display(),
+                        library.manifest.kinds.join(", ")
+                    ),
+                ));
+            }
+            let host =
+                host_service::HostService::new_api(coordinator, spec.mount_name(), tokio::runtime::Handle::current());
+            let config = serde_json::to_string(&spec.config).unwrap_or_else(|_| "{}".to_owned());
+            let instance = (library.root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
+                .into_result()
+                .map_err(|err| {
+                    let err = amplifier_kernel::ModuleError::from_wire(err.as_str());
+                    LoadError::new(
+                        LoadReason::ValidationFailed,
+                        format!("{at}: module '{}' refused to mount: {}", spec.module, err.message),
+                    )
+                })?;
+            let module = PluginModule::new(instance, spec.mount_name().to_owned());
+            let described = |err: amplifier_kernel::ModuleError| {
+                LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {}", err.message))
+            };
+            let mounted = match kind {
+                ModuleKind::Tool => {
+                    let description: ToolDescription = module.describe().map_err(described)?;
+                    Mounted::Tools(
+                        description
+                            .tools
+                            .into_iter()
+                            .map(|spec| Arc::new(PluginTool::new(module.clone(), spec)) as Arc<dyn Tool>)
+                            .collect(),
+                    )
+                }
+                ModuleKind::Provider => {
+                    let description: ProviderDescription = module.describe().map_err(described)?;
+                    Mounted::Provider(Arc::new(PluginProvider::new(module.clone(), description.info)))
+                }
+                ModuleKind::Hook => {
+                    let description: HookDescription = module.describe().map_err(described)?;
+                    let handler = Arc::new(PluginHook::new(module.clone()));
+                    Mounted::Hooks(
+                        description
+                            .subscriptions
+                            .into_iter()
+                            .map(|s| HookSubscription {
+                                event: s.event,
+                                priority: s.priority,
+                                name: s.name,
+                                handler: handler.clone(),
+                            })
+                            .collect(),
+                    )
+                }
+                ModuleKind::Context => Mounted::Context(Arc::new(PluginContext::new(module.clone()))),
+                ModuleKind::Orchestrator => Mounted::Orchestrator(Arc::new(PluginOrchestrator::new(module.clone()))),
+                ModuleKind::Resolver => {
+                    return Err(LoadError::new(
+                        LoadReason::InvalidEntryPoint,
+                        format!("{at}: resolver plugins are not supported by this build yet"),
+                    ))
+                }
+            };
+            let cleanup_module = module.clone();
+            Ok(LoadedModule {
+                mounted,
+                cleanup: Some(Box::new(move || Box::pin(async move { cleanup_module.shutdown() }))),
+            })
+        })
+    }
+}

@@ -1,0 +1,121 @@
+//! Opening plugin libraries, with the version handshake.
+//!
+//! Order matters: the frozen `AbiStamp` is read first with libloading, so a
+//! plugin from another ABI major gets a message naming both versions and the
+//! fix instead of abi_stable's layout diff; then abi_stable checks the root
+//! module's layout; then the protocol version. Libraries are never unloaded
+//! (thread-local destructors make unloading unsound), and each is opened once
+//! per process however many instances are mounted from it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use abi_stable::library::{lib_header_from_path, LibraryError};
+use amplifier_abi::{AbiStamp, PluginRoot_Ref, ABI_MAJOR, ABI_STAMP_MAGIC, ABI_STAMP_SYMBOL, PROTOCOL_VERSION};
+use serde::Deserialize;
+
+/// What a plugin says about itself (its `manifest()` export).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ExportedManifest {
+    pub name: String,
+    pub version: String,
+    pub kinds: Vec<String>,
+    #[serde(default)]
+    pub sdk_version: String,
+}
+
+pub struct PluginLibrary {
+    pub path: PathBuf,
+    pub root: PluginRoot_Ref,
+    pub manifest: ExportedManifest,
+}
+
+fn opened() -> &'static Mutex<HashMap<PathBuf, Arc<PluginLibrary>>> {
+    static OPENED: OnceLock<Mutex<HashMap<PathBuf, Arc<PluginLibrary>>>> = OnceLock::new();
+    OPENED.get_or_init(Mutex::default)
+}
+
+/// Opens (once) and checks the plugin library at `path`. `module` names the
+/// module in error messages.
+pub fn open(path: &Path, module: &str) -> Result<Arc<PluginLibrary>, String> {
+    let path = path.canonicalize().map_err(|err| format!("cannot open module library {}: {err}", path.display()))?;
+    let mut opened = opened().lock().expect("library table lock");
+    if let Some(library) = opened.get(&path) {
+        return Ok(library.clone());
+    }
+    check_stamp(&path, module)?;
+    let header = lib_header_from_path(&path).map_err(|err| describe_library_error(&path, module, err))?;
+    let root = header.init_root_module::<PluginRoot_Ref>().map_err(|err| describe_library_error(&path, module, err))?;
+    let manifest_json = (root.manifest())();
+    let manifest: ExportedManifest = serde_json::from_str(manifest_json.as_str())
+        .map_err(|err| format!("module '{module}' ({}) exports an invalid manifest: {err}", path.display()))?;
+    let library = Arc::new(PluginLibrary { path: path.clone(), root, manifest });
+    opened.insert(path, library.clone());
+    Ok(library)
+}
+
+/// Reads the plugin's `AbiStamp` and refuses another ABI major or protocol.
+fn check_stamp(path: &Path, module: &str) -> Result<(), String> {
+    // SAFETY: loading runs the library's initialisers; we only load files the
+    // plan named (or the build cache produced). The library is leaked below:
+    // it is never unloaded.
+    let library = unsafe { libloading::Library::new(path) }
+        .map_err(|err| format!("cannot open module '{module}' at {}: {err}", path.display()))?;
+    let library: &'static libloading::Library = Box::leak(Box::new(library));
+    // SAFETY: the symbol, when present, is a `#[repr(C)] AbiStamp` static
+    // emitted by `export_module!`; we check its magic before trusting the rest.
+    let stamp: AbiStamp = unsafe {
+        let symbol = library.get::<*const AbiStamp>(ABI_STAMP_SYMBOL).map_err(|_| {
+            format!(
+                "{} is not an amplifier plugin (module '{module}'): it exports no AMPLIFIER_PLUGIN_ABI_STAMP.\n\
+                 hint: build it with amplifier-sdk and `export_module!`",
+                path.display()
+            )
+        })?;
+        std::ptr::read(*symbol)
+    };
+    if stamp.magic != ABI_STAMP_MAGIC {
+        return Err(format!("module '{module}' ({}) has a corrupt ABI stamp; rebuild it", path.display()));
+    }
+    if stamp.abi_major != ABI_MAJOR {
+        return Err(format!(
+            "module '{module}' was built for plugin ABI {}.{}, but this amplifier speaks ABI {ABI_MAJOR} ({}).\n\
+             hint (users): install a version of the module built for ABI {ABI_MAJOR}, or an amplifier that speaks ABI {}\n\
+             hint (module authors): rebuild against amplifier-sdk for ABI {ABI_MAJOR} (`cargo update -p amplifier-sdk`)",
+            stamp.abi_major,
+            stamp.abi_minor,
+            path.display(),
+            stamp.abi_major
+        ));
+    }
+    if stamp.protocol != PROTOCOL_VERSION {
+        return Err(format!(
+            "module '{module}' ({}) speaks module protocol {}, but this amplifier speaks protocol {PROTOCOL_VERSION}.\n\
+             hint: rebuild the module against this amplifier's SDK",
+            path.display(),
+            stamp.protocol
+        ));
+    }
+    Ok(())
+}
+
+fn describe_library_error(path: &Path, module: &str, err: LibraryError) -> String {
+    match err {
+        LibraryError::AbiInstability(diff) => format!(
+            "module '{module}' ({}) was built against an incompatible amplifier-abi (the layout of its types differs).\n\
+             hint: rebuild the module against this amplifier's SDK\n\ndetails:\n{diff}",
+            path.display()
+        ),
+        LibraryError::IncompatibleVersionNumber {
+            library_name,
+            expected_version,
+            actual_version,
+        } => format!(
+            "module '{module}' ({}) was built against {library_name} {actual_version}, this amplifier needs {expected_version}.\n\
+             hint: rebuild the module against this amplifier's SDK",
+            path.display()
+        ),
+        other => format!("cannot load module '{module}' from {}: {other}", path.display()),
+    }
+}

@@ -1,0 +1,112 @@
+//! `amplifier.toml`: the manifest beside every module.
+//!
+//! ```toml
+//! [module]
+//! name = "tool-echo"
+//! kinds = ["tool"]
+//! version = "0.1.0"
+//! abi = 1
+//! description = "…"
+//!
+//! [config_schema]          # JSON Schema of the module's `config`, as TOML
+//! type = "object"
+//! ```
+//!
+//! The loader reads it before opening the library, so a module mounted as the
+//! wrong kind or given an invalid config is refused without running its code.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+pub const MANIFEST_FILE: &str = "amplifier.toml";
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Manifest {
+    pub module: ModuleSection,
+    /// JSON Schema of the module's config.
+    #[serde(default)]
+    pub config_schema: Option<toml::Value>,
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModuleSection {
+    pub name: String,
+    pub kinds: Vec<String>,
+    pub version: String,
+    /// The ABI major version the module was written for.
+    pub abi: u32,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl Manifest {
+    /// Reads `<dir>/amplifier.toml`; `Ok(None)` when there is none.
+    pub fn read_dir(dir: &Path) -> Result<Option<Manifest>, String> {
+        let path = dir.join(MANIFEST_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+        };
+        let mut manifest: Manifest =
+            toml::from_str(&text).map_err(|err| format!("invalid {}: {err}", path.display()))?;
+        manifest.path = path;
+        for kind in &manifest.module.kinds {
+            if !amplifier_abi::kind::ALL.contains(&kind.as_str()) {
+                return Err(format!(
+                    "{}: unknown kind '{kind}' in module.kinds (expected one of: {})",
+                    manifest.path.display(),
+                    amplifier_abi::kind::ALL.join(", ")
+                ));
+            }
+        }
+        Ok(Some(manifest))
+    }
+
+    /// The config schema as JSON.
+    pub fn config_schema_json(&self) -> Option<Value> {
+        self.config_schema.as_ref().and_then(|schema| serde_json::to_value(schema).ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_manifest_with_a_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(MANIFEST_FILE),
+            "[module]\nname = \"x\"\nkinds = [\"tool\"]\nversion = \"1.0.0\"\nabi = 1\n\n[config_schema]\ntype = \"object\"\nproperties = { timeout = { type = \"integer\" } }\n",
+        )
+        .unwrap();
+        let manifest = Manifest::read_dir(dir.path()).unwrap().unwrap();
+        assert_eq!(manifest.module.kinds, vec!["tool"]);
+        let schema = manifest.config_schema_json().unwrap();
+        assert_eq!(schema["properties"]["timeout"]["type"], "integer");
+    }
+
+    #[test]
+    fn rejects_unknown_kinds_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(MANIFEST_FILE),
+            "[module]\nname = \"x\"\nkinds = [\"gadget\"]\nversion = \"1.0.0\"\nabi = 1\n",
+        )
+        .unwrap();
+        let err = Manifest::read_dir(dir.path()).unwrap_err();
+        assert!(err.contains("unknown kind 'gadget'") && err.contains("amplifier.toml"), "{err}");
+    }
+
+    #[test]
+    fn missing_manifest_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(Manifest::read_dir(dir.path()).unwrap().is_none());
+    }
+}

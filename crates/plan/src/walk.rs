@@ -1,0 +1,382 @@
+//! Pass 2: the positioned tree, checked field by field, becomes a `MountPlan`.
+//!
+//! A check that fails records a diagnostic and hands back a placeholder, so the
+//! walk goes on and one run reports every problem in the file; the plan is
+//! discarded if any error was recorded.
+
+use amplifier_kernel::models::JsonMap;
+use amplifier_kernel::plan::{
+    ModuleKind, ModuleSpec, MountPlan, SessionSettings, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
+};
+use indexmap::IndexMap;
+use serde_json::Value as Json;
+
+use crate::diagnostic::{PlanDiagnostic, PlanError};
+use crate::interpolate;
+use crate::tree::{child_path, Entry, Node, Pos, Value};
+
+const TOP_KEYS: &[&str] = &["session", "providers", "tools", "hooks", "agents"];
+const SESSION_KEYS: &[&str] =
+    &["orchestrator", "context", "resolver", "injection_size_limit", "injection_budget_per_turn", "metadata", "raw"];
+const MODULE_KEYS: &[&str] = &["module", "source", "config", "instance_id"];
+
+/// Turns the tree into a plan plus warnings, or every error found.
+pub(crate) fn mount_plan(
+    root: &Node,
+    file: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(MountPlan, Vec<PlanDiagnostic>), PlanError> {
+    let mut walker = Walker { file, env, errors: Vec::new(), warnings: Vec::new() };
+    let plan = walker.plan(root);
+    let Walker { mut errors, mut warnings, .. } = walker;
+    // Missing fields are found at their parent, after its children: sort so
+    // output follows the file.
+    errors.sort_by_key(|d| (d.line, d.column));
+    warnings.sort_by_key(|d| (d.line, d.column));
+    if errors.is_empty() {
+        Ok((plan, warnings))
+    } else {
+        Err(PlanError::Invalid { errors, warnings })
+    }
+}
+
+/// Whether strings get `${VAR}` expansion: config and sources do; metadata
+/// and agent overlays are kept as written.
+#[derive(Clone, Copy)]
+enum Strings {
+    Expand,
+    Verbatim,
+}
+
+struct Walker<'a> {
+    file: &'a str,
+    env: &'a dyn Fn(&str) -> Option<String>,
+    errors: Vec<PlanDiagnostic>,
+    warnings: Vec<PlanDiagnostic>,
+}
+
+/// A map whose keys have already been checked against the known ones.
+struct Fields<'n> {
+    pos: Pos,
+    path: String,
+    entries: &'n [Entry],
+}
+
+impl<'n> Fields<'n> {
+    fn get(&self, key: &str) -> Option<&'n Node> {
+        self.entries.iter().find(|entry| entry.key == key).map(|entry| &entry.value)
+    }
+
+    /// For optional fields an explicit `null` means the same as leaving it out.
+    fn optional(&self, key: &str) -> Option<&'n Node> {
+        self.get(key).filter(|node| !matches!(node.value, Value::Null))
+    }
+
+    fn path(&self, key: &str) -> String {
+        child_path(&self.path, key)
+    }
+}
+
+impl Walker<'_> {
+    fn plan(&mut self, root: &Node) -> MountPlan {
+        // An empty plan is missing its session rather than being the wrong type.
+        let top = if let Value::Null = root.value {
+            Some(Fields { pos: root.pos, path: String::new(), entries: &[] })
+        } else {
+            self.fields(root, String::new(), "a map", TOP_KEYS)
+        };
+        let Some(top) = top else {
+            return MountPlan::new(placeholder_session());
+        };
+        let session = match top.get("session") {
+            Some(node) => self.session(node),
+            None => {
+                let expected = "a map with `orchestrator` and `context`";
+                self.missing(top.pos, "session", expected);
+                placeholder_session()
+            }
+        };
+        let mut plan = MountPlan::new(session);
+        plan.providers = self.modules(&top, "providers", ModuleKind::Provider);
+        plan.tools = self.modules(&top, "tools", ModuleKind::Tool);
+        plan.hooks = self.modules(&top, "hooks", ModuleKind::Hook);
+        plan.agents = self.agents(&top);
+        plan
+    }
+
+    fn session(&mut self, node: &Node) -> SessionSettings {
+        let Some(fields) = self.fields(node, "session".into(), "a map", SESSION_KEYS) else {
+            return placeholder_session();
+        };
+        let orchestrator = self.session_module(&fields, "orchestrator", ModuleKind::Orchestrator);
+        let context = self.session_module(&fields, "context", ModuleKind::Context);
+        let mut session = SessionSettings::new(orchestrator, context);
+        session.resolver = fields
+            .optional("resolver")
+            .map(|node| self.module_spec(node, fields.path("resolver"), ModuleKind::Resolver));
+        session.injection_size_limit = self.limit(&fields, "injection_size_limit", DEFAULT_INJECTION_SIZE_LIMIT);
+        session.injection_budget_per_turn =
+            self.limit(&fields, "injection_budget_per_turn", DEFAULT_INJECTION_BUDGET_PER_TURN);
+        if let Some(node) = fields.optional("metadata") {
+            session.metadata = self.json_map(node, &fields.path("metadata"), Strings::Verbatim);
+        }
+        if let Some(node) = fields.optional("raw") {
+            session.raw = self.boolean(node, &fields.path("raw"));
+        }
+        session
+    }
+
+    fn session_module(&mut self, fields: &Fields, key: &str, kind: ModuleKind) -> ModuleSpec {
+        match fields.get(key) {
+            Some(node) => self.module_spec(node, fields.path(key), kind),
+            None => {
+                self.missing(fields.pos, &fields.path(key), expected_module(kind));
+                ModuleSpec::new("")
+            }
+        }
+    }
+
+    /// Absent -> the default; `null` -> `None` (unlimited).
+    fn limit<T: TryFrom<i64>>(&mut self, fields: &Fields, key: &str, default: T) -> Option<T> {
+        let Some(node) = fields.get(key) else {
+            return Some(default);
+        };
+        let limit = match node.value {
+            Value::Null => return None,
+            Value::Int(n) => T::try_from(n).ok(),
+            _ => None,
+        };
+        if limit.is_none() {
+            self.mismatch(node, &fields.path(key), "a non-negative integer or null");
+        }
+        limit
+    }
+
+    fn modules(&mut self, top: &Fields, key: &str, kind: ModuleKind) -> Vec<ModuleSpec> {
+        let Some(node) = top.optional(key) else {
+            return Vec::new();
+        };
+        let path = top.path(key);
+        let Value::List(items) = &node.value else {
+            self.mismatch(node, &path, "a list of module specs");
+            return Vec::new();
+        };
+        let mut specs: Vec<ModuleSpec> = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let spec = self.module_spec(item, format!("{path}[{index}]"), kind);
+            if kind == ModuleKind::Provider {
+                self.check_mount_name(&spec, &specs, item.pos);
+            }
+            specs.push(spec);
+        }
+        specs
+    }
+
+    /// The kernel refuses duplicate mount names too, but only here is the
+    /// line known.
+    fn check_mount_name(&mut self, spec: &ModuleSpec, earlier: &[ModuleSpec], pos: Pos) {
+        let name = spec.mount_name();
+        // An empty name has already been reported as a bad `module`.
+        if name.is_empty() {
+            return;
+        }
+        if let Some(first) = earlier.iter().find(|other| other.mount_name() == name) {
+            let message = format!("provider mount name `{name}` is already used by {}", first.field_path);
+            let hint = format!("give each instance of `{}` its own `instance_id`", spec.module);
+            self.error(self.diagnostic(pos, &spec.field_path, message).with_hint(hint));
+        }
+    }
+
+    fn module_spec(&mut self, node: &Node, path: String, kind: ModuleKind) -> ModuleSpec {
+        let mut spec = match &node.value {
+            Value::Str(_) if accepts_bare_id(kind) => ModuleSpec::new(self.non_empty_string(node, &path)),
+            _ => self.module_map(node, &path, kind),
+        };
+        spec.field_path = path;
+        spec
+    }
+
+    fn module_map(&mut self, node: &Node, path: &str, kind: ModuleKind) -> ModuleSpec {
+        let Some(fields) = self.fields(node, path.to_owned(), expected_module(kind), MODULE_KEYS) else {
+            return ModuleSpec::new("");
+        };
+        let module = match fields.get("module") {
+            Some(node) => self.non_empty_string(node, &fields.path("module")),
+            None => {
+                self.missing(fields.pos, &fields.path("module"), "a non-empty string");
+                String::new()
+            }
+        };
+        let mut spec = ModuleSpec::new(module);
+        if let Some(node) = fields.optional("source") {
+            let path = fields.path("source");
+            let source = self.string(node, &path);
+            spec.source = Some(self.expand(&source, node.pos, &path));
+        }
+        if let Some(node) = fields.optional("config") {
+            spec.config = self.json_map(node, &fields.path("config"), Strings::Expand);
+        }
+        if let Some(node) = fields.optional("instance_id") {
+            let path = fields.path("instance_id");
+            if kind == ModuleKind::Provider {
+                spec.instance_id = Some(self.non_empty_string(node, &path));
+            } else {
+                let message = "`instance_id` only applies to providers; ignored";
+                self.warn(node.pos, &path, message.into());
+            }
+        }
+        spec
+    }
+
+    fn agents(&mut self, top: &Fields) -> IndexMap<String, Json> {
+        let Some(node) = top.optional("agents") else {
+            return IndexMap::new();
+        };
+        let path = top.path("agents");
+        let Value::Map(entries) = &node.value else {
+            self.mismatch(node, &path, "a map of agent names to plan overlays");
+            return IndexMap::new();
+        };
+        entries
+            .iter()
+            .map(|entry| {
+                let overlay_path = child_path(&path, &entry.key);
+                let overlay = self.json(&entry.value, &overlay_path, Strings::Verbatim);
+                (entry.key.clone(), overlay)
+            })
+            .collect()
+    }
+
+    /// Checks that `node` is a map and warns about keys outside `known`.
+    fn fields<'n>(&mut self, node: &'n Node, path: String, expected: &str, known: &[&str]) -> Option<Fields<'n>> {
+        let Value::Map(entries) = &node.value else {
+            self.mismatch(node, &path, expected);
+            return None;
+        };
+        for entry in entries.iter().filter(|entry| !known.contains(&entry.key.as_str())) {
+            let message = format!("unknown key `{}` is ignored; known keys: {}", entry.key, known.join(", "));
+            let field = child_path(&path, &entry.key);
+            self.warn(entry.key_pos, &field, message);
+        }
+        Some(Fields { pos: node.pos, path, entries })
+    }
+
+    fn json_map(&mut self, node: &Node, path: &str, strings: Strings) -> JsonMap {
+        let Value::Map(entries) = &node.value else {
+            self.mismatch(node, path, "a map");
+            return JsonMap::new();
+        };
+        entries
+            .iter()
+            .map(|entry| {
+                let value = self.json(&entry.value, &child_path(path, &entry.key), strings);
+                (entry.key.clone(), value)
+            })
+            .collect()
+    }
+
+    fn json(&mut self, node: &Node, path: &str, strings: Strings) -> Json {
+        match &node.value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Int(n) => Json::from(*n),
+            Value::Float(x) => serde_json::Number::from_f64(*x).map_or_else(
+                || {
+                    let message = format!("expected a finite number, found {x}");
+                    self.error(self.diagnostic(node.pos, path, message));
+                    Json::Null
+                },
+                Json::Number,
+            ),
+            Value::Str(text) => Json::String(match strings {
+                Strings::Expand => self.expand(text, node.pos, path),
+                Strings::Verbatim => text.clone(),
+            }),
+            Value::List(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| self.json(item, &format!("{path}[{index}]"), strings))
+                .collect(),
+            Value::Map(_) => Json::Object(self.json_map(node, path, strings)),
+        }
+    }
+
+    fn expand(&mut self, text: &str, pos: Pos, path: &str) -> String {
+        interpolate::expand(text, self.env).unwrap_or_else(|err| {
+            let hint = err.hint();
+            self.error(self.diagnostic(pos, path, err.to_string()).with_hint(hint));
+            String::new()
+        })
+    }
+
+    fn string(&mut self, node: &Node, path: &str) -> String {
+        match &node.value {
+            Value::Str(text) => text.clone(),
+            _ => {
+                self.mismatch(node, path, "a string");
+                String::new()
+            }
+        }
+    }
+
+    fn non_empty_string(&mut self, node: &Node, path: &str) -> String {
+        match &node.value {
+            Value::Str(text) if !text.is_empty() => text.clone(),
+            _ => {
+                self.mismatch(node, path, "a non-empty string");
+                String::new()
+            }
+        }
+    }
+
+    fn boolean(&mut self, node: &Node, path: &str) -> bool {
+        match node.value {
+            Value::Bool(b) => b,
+            _ => {
+                self.mismatch(node, path, "a boolean");
+                false
+            }
+        }
+    }
+
+    fn mismatch(&mut self, node: &Node, path: &str, expected: &str) {
+        let message = format!("expected {expected}, found {}", node.value.describe());
+        self.error(self.diagnostic(node.pos, path, message));
+    }
+
+    fn missing(&mut self, pos: Pos, path: &str, expected: &str) {
+        let message = format!("missing required field; expected {expected}");
+        self.error(self.diagnostic(pos, path, message));
+    }
+
+    fn warn(&mut self, pos: Pos, path: &str, message: String) {
+        self.warnings.push(self.diagnostic(pos, path, message));
+    }
+
+    fn error(&mut self, diagnostic: PlanDiagnostic) {
+        self.errors.push(diagnostic);
+    }
+
+    fn diagnostic(&self, pos: Pos, path: &str, message: String) -> PlanDiagnostic {
+        PlanDiagnostic::new(self.file, pos, path, message)
+    }
+}
+
+/// Upstream lets the session slots name just the module id
+/// (`context: context-simple`); list entries must be maps.
+fn accepts_bare_id(kind: ModuleKind) -> bool {
+    matches!(kind, ModuleKind::Orchestrator | ModuleKind::Context | ModuleKind::Resolver)
+}
+
+fn expected_module(kind: ModuleKind) -> &'static str {
+    if accepts_bare_id(kind) {
+        "a module id or a map with `module`"
+    } else {
+        "a map with `module`"
+    }
+}
+
+/// Stands in for a session that failed to parse; never returned to callers.
+fn placeholder_session() -> SessionSettings {
+    SessionSettings::new(ModuleSpec::new(""), ModuleSpec::new(""))
+}

@@ -1,0 +1,692 @@
+//! Data models with upstream Amplifier's JSON field names.
+//!
+//! These types are the payloads that cross the plugin ABI as JSON, so every
+//! field name and enum spelling matches upstream (`amplifier-core`
+//! `models.rs`/`messages.rs`). Unknown fields are kept where upstream keeps
+//! them (`extensions`), so a newer plugin's additions survive a round trip.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A free-form JSON object.
+pub type JsonMap = Map<String, Value>;
+
+// ---------------------------------------------------------------------------
+// Messages
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    Developer,
+    User,
+    Assistant,
+    Function,
+    Tool,
+}
+
+/// Visibility of a content block to the people and programs around the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    Internal,
+    Developer,
+    User,
+}
+
+/// One typed block of message content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    Text {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+    Thinking {
+        thinking: String,
+        /// Opaque provider signature; replayed byte-exact on later turns.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+    RedactedThinking {
+        data: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+    ToolCall {
+        id: String,
+        name: String,
+        input: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+    ToolResult {
+        tool_call_id: String,
+        output: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+    Image {
+        source: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+    Reasoning {
+        #[serde(default)]
+        content: Vec<Value>,
+        #[serde(default)]
+        summary: Vec<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        visibility: Option<Visibility>,
+    },
+}
+
+impl ContentBlock {
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text { text: text.into(), visibility: None }
+    }
+}
+
+/// Message content: a plain string or a list of typed blocks (untagged, as upstream).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MessageContent {
+    Text(String),
+    Blocks(Vec<ContentBlock>),
+}
+
+impl Default for MessageContent {
+    fn default() -> Self {
+        MessageContent::Text(String::new())
+    }
+}
+
+impl MessageContent {
+    /// The concatenated text of the content, ignoring non-text blocks.
+    pub fn text(&self) -> String {
+        match self {
+            MessageContent::Text(text) => text.clone(),
+            MessageContent::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|block| match block {
+                    ContentBlock::Text { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    #[serde(default)]
+    pub content: MessageContent,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// Tool calls requested by an assistant message (OpenAI-style shape).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCall>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<JsonMap>,
+}
+
+impl Message {
+    pub fn new(role: Role, content: impl Into<String>) -> Self {
+        Message {
+            role,
+            content: MessageContent::Text(content.into()),
+            name: None,
+            tool_call_id: None,
+            tool_calls: None,
+            metadata: None,
+        }
+    }
+
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::new(Role::User, content)
+    }
+
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::new(Role::System, content)
+    }
+
+    /// A tool result message answering `tool_call_id`.
+    pub fn tool_result(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Message { tool_call_id: Some(tool_call_id.into()), ..Self::new(Role::Tool, content) }
+    }
+
+    /// The ids of every tool call this message requests, from either shape
+    /// (`tool_calls` or `tool_call` content blocks).
+    pub fn requested_tool_call_ids(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self.tool_calls.iter().flatten().map(|call| call.id.as_str()).collect();
+        if let MessageContent::Blocks(blocks) = &self.content {
+            for block in blocks {
+                if let ContentBlock::ToolCall { id, .. } = block {
+                    if !ids.contains(&id.as_str()) {
+                        ids.push(id);
+                    }
+                }
+            }
+        }
+        ids
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tools
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+    #[serde(flatten)]
+    pub extensions: JsonMap,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    /// JSON Schema of the tool's input.
+    #[serde(default = "empty_object_schema")]
+    pub parameters: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+impl ToolSpec {
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
+        ToolSpec { name: name.into(), parameters, description: Some(description.into()) }
+    }
+}
+
+fn empty_object_schema() -> Value {
+    serde_json::json!({"type": "object"})
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    #[serde(default = "default_true")]
+    pub success: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+    /// `{message, type}` by convention.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<JsonMap>,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl ToolResult {
+    pub fn ok(output: impl Into<Value>) -> Self {
+        ToolResult { success: true, output: Some(output.into()), error: None }
+    }
+
+    /// A failed result; `output` carries the message too, as upstream auto-populates it.
+    pub fn error(kind: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let mut error = JsonMap::new();
+        error.insert("message".into(), Value::String(message.clone()));
+        error.insert("type".into(), Value::String(kind.into()));
+        ToolResult { success: false, output: Some(Value::String(message)), error: Some(error) }
+    }
+
+    /// The text a model sees for this result.
+    pub fn serialized_output(&self) -> String {
+        match &self.output {
+            Some(Value::String(text)) => text.clone(),
+            Some(other) => other.to_string(),
+            None => self
+                .error
+                .as_ref()
+                .and_then(|e| e.get("message"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Provider requests and responses
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    pub messages: Vec<Message>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<ToolSpec>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<JsonMap>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub total_tokens: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    /// Decimal string, as upstream (floats are rejected there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<String>,
+}
+
+impl Usage {
+    /// Adds another usage record into this one (costs are summed as decimals).
+    pub fn accumulate(&mut self, other: &Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.total_tokens += other.total_tokens;
+        let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        self.reasoning_tokens = add(self.reasoning_tokens, other.reasoning_tokens);
+        self.cache_read_tokens = add(self.cache_read_tokens, other.cache_read_tokens);
+        self.cache_write_tokens = add(self.cache_write_tokens, other.cache_write_tokens);
+        if let Some(cost) = &other.cost_usd {
+            let sum = self.cost_usd.as_deref().and_then(|c| c.parse::<f64>().ok()).unwrap_or(0.0)
+                + cost.parse::<f64>().unwrap_or(0.0);
+            self.cost_usd = Some(format!("{sum:.6}"));
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Degradation {
+    pub requested: String,
+    pub actual: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatResponse {
+    #[serde(default)]
+    pub content: Vec<ContentBlock>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCall>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub degradation: Option<Degradation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<JsonMap>,
+}
+
+impl ChatResponse {
+    /// The response's text blocks joined, as a final answer.
+    pub fn text(&self) -> String {
+        MessageContent::Blocks(self.content.clone()).text()
+    }
+
+    /// Tool calls from `tool_calls`, or else from `tool_call` content blocks.
+    pub fn parse_tool_calls(&self) -> Vec<ToolCall> {
+        if let Some(calls) = &self.tool_calls {
+            if !calls.is_empty() {
+                return calls.clone();
+            }
+        }
+        self.content
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::ToolCall { id, name, input, .. } => Some(ToolCall {
+                    id: id.clone(),
+                    name: name.clone(),
+                    arguments: input.clone(),
+                    extensions: JsonMap::new(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// One streamed piece of a completion, sent while the provider works.
+/// Orchestrators turn these into `content_block:*` / `thinking:delta` events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum StreamDelta {
+    /// More text for content block `index`.
+    Text { index: usize, text: String },
+    /// More reasoning for content block `index`.
+    Thinking { index: usize, text: String },
+    /// A piece of tool call `index`: the id and name arrive first, then
+    /// argument JSON in fragments.
+    ToolCall {
+        index: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default)]
+        arguments: String,
+    },
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub id: String,
+    #[serde(default)]
+    pub display_name: String,
+    #[serde(default)]
+    pub context_window: u64,
+    #[serde(default)]
+    pub max_output_tokens: u64,
+    #[serde(default)]
+    pub capabilities: Vec<String>,
+    #[serde(default)]
+    pub defaults: JsonMap,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConfigField {
+    pub id: String,
+    pub display_name: String,
+    pub field_type: String,
+    #[serde(default)]
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env_var: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Vec<String>>,
+    #[serde(default = "default_true")]
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProviderInfo {
+    pub id: String,
+    #[serde(default)]
+    pub display_name: String,
+    #[serde(default)]
+    pub credential_env_vars: Vec<String>,
+    #[serde(default)]
+    pub capabilities: Vec<String>,
+    #[serde(default)]
+    pub defaults: JsonMap,
+    #[serde(default)]
+    pub config_fields: Vec<ConfigField>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModuleInfo {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    #[serde(rename = "type")]
+    pub module_type: String,
+    pub mount_point: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_schema: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Running,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionStatus {
+    pub session_id: String,
+    pub started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    pub status: RunStatus,
+    pub total_messages: u64,
+    pub tool_invocations: u64,
+    pub tool_successes: u64,
+    pub tool_failures: u64,
+    pub total_input_tokens: u64,
+    pub total_output_tokens: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_activity: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+// ---------------------------------------------------------------------------
+// Hooks
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookAction {
+    #[default]
+    Continue,
+    Deny,
+    Modify,
+    InjectContext,
+    AskUser,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InjectionRole {
+    #[default]
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApprovalDefault {
+    Allow,
+    #[default]
+    Deny,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageLevel {
+    #[default]
+    Info,
+    Warning,
+    Error,
+}
+
+/// What a hook handler tells the kernel to do. Field names and defaults are upstream's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HookResult {
+    #[serde(default)]
+    pub action: HookAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<JsonMap>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_injection: Option<String>,
+    #[serde(default)]
+    pub context_injection_role: InjectionRole,
+    #[serde(default)]
+    pub ephemeral: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_prompt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_options: Option<Vec<String>>,
+    #[serde(default = "default_approval_timeout")]
+    pub approval_timeout: f64,
+    #[serde(default)]
+    pub approval_default: ApprovalDefault,
+    #[serde(default)]
+    pub suppress_output: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_message: Option<String>,
+    #[serde(default)]
+    pub user_message_level: MessageLevel,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_message_source: Option<String>,
+    #[serde(default)]
+    pub append_to_last_tool_result: bool,
+    /// Unknown keys from newer modules, kept as upstream's Rust kernel does.
+    #[serde(flatten)]
+    pub extensions: JsonMap,
+}
+
+fn default_approval_timeout() -> f64 {
+    300.0
+}
+
+impl Default for HookResult {
+    fn default() -> Self {
+        HookResult {
+            action: HookAction::Continue,
+            data: None,
+            reason: None,
+            context_injection: None,
+            context_injection_role: InjectionRole::System,
+            ephemeral: false,
+            approval_prompt: None,
+            approval_options: None,
+            approval_timeout: default_approval_timeout(),
+            approval_default: ApprovalDefault::Deny,
+            suppress_output: false,
+            user_message: None,
+            user_message_level: MessageLevel::Info,
+            user_message_source: None,
+            append_to_last_tool_result: false,
+            extensions: JsonMap::new(),
+        }
+    }
+}
+
+impl HookResult {
+    pub fn continue_() -> Self {
+        Self::default()
+    }
+
+    pub fn deny(reason: impl Into<String>) -> Self {
+        HookResult { action: HookAction::Deny, reason: Some(reason.into()), ..Self::default() }
+    }
+
+    pub fn modify(data: JsonMap) -> Self {
+        HookResult { action: HookAction::Modify, data: Some(data), ..Self::default() }
+    }
+
+    pub fn inject(content: impl Into<String>) -> Self {
+        HookResult { action: HookAction::InjectContext, context_injection: Some(content.into()), ..Self::default() }
+    }
+
+    pub fn ask_user(prompt: impl Into<String>) -> Self {
+        HookResult { action: HookAction::AskUser, approval_prompt: Some(prompt.into()), ..Self::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn hook_result_defaults_match_upstream() {
+        let result: HookResult = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(result.action, HookAction::Continue);
+        assert_eq!(result.approval_timeout, 300.0);
+        assert_eq!(result.approval_default, ApprovalDefault::Deny);
+        assert_eq!(result.context_injection_role, InjectionRole::System);
+        assert!(!result.ephemeral && !result.suppress_output && !result.append_to_last_tool_result);
+    }
+
+    #[test]
+    fn hook_result_keeps_unknown_keys() {
+        let value = json!({"action": "deny", "reason": "no", "future_field": 7});
+        let result: HookResult = serde_json::from_value(value).unwrap();
+        assert_eq!(result.extensions.get("future_field"), Some(&json!(7)));
+        let back = serde_json::to_value(&result).unwrap();
+        assert_eq!(back["future_field"], json!(7));
+        assert_eq!(back["action"], json!("deny"));
+    }
+
+    #[test]
+    fn message_content_is_string_or_blocks() {
+        let plain: Message = serde_json::from_value(json!({"role": "user", "content": "hi"})).unwrap();
+        assert_eq!(plain.content, MessageContent::Text("hi".into()));
+        let blocks: Message = serde_json::from_value(json!({
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "hm", "signature": "sig=="},
+                {"type": "text", "text": "answer"},
+                {"type": "tool_call", "id": "c1", "name": "echo", "input": {"x": 1}}
+            ]
+        }))
+        .unwrap();
+        assert_eq!(blocks.content.text(), "answer");
+        assert_eq!(blocks.requested_tool_call_ids(), vec!["c1"]);
+        let round = serde_json::to_value(&blocks).unwrap();
+        assert_eq!(round["content"][0]["signature"], json!("sig=="));
+        assert_eq!(round["content"][2]["type"], json!("tool_call"));
+    }
+
+    #[test]
+    fn tool_result_error_populates_output() {
+        let result = ToolResult::error("ValidationError", "bad input");
+        assert!(!result.success);
+        assert_eq!(result.serialized_output(), "bad input");
+        assert_eq!(result.error.unwrap()["type"], json!("ValidationError"));
+    }
+
+    #[test]
+    fn usage_accumulates_tokens_and_cost() {
+        let mut total = Usage::default();
+        let turn = Usage {
+            input_tokens: 10,
+            output_tokens: 5,
+            total_tokens: 15,
+            cost_usd: Some("0.001".into()),
+            ..Usage::default()
+        };
+        total.accumulate(&turn);
+        total.accumulate(&turn);
+        assert_eq!((total.input_tokens, total.output_tokens, total.total_tokens), (20, 10, 30));
+        assert_eq!(total.cost_usd.as_deref(), Some("0.002000"));
+    }
+}

@@ -1,0 +1,140 @@
+//! The plugin's view of the host: the kernel services a module may call.
+
+use std::sync::Arc;
+
+use amplifier_abi::bridge::{await_outcome, reply_channel};
+use amplifier_abi::HostApiBox;
+use amplifier_protocol::models::{ChatRequest, ChatResponse, HookResult, JsonMap, Message, ToolResult, ToolSpec};
+use amplifier_protocol::ops::{self, host, HookOutcome, ProviderDescriptor, RequestView, SessionInfo};
+use amplifier_protocol::ModuleError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A handle on the host, given to every module at mount. Cheap to clone.
+#[derive(Clone)]
+pub struct Host {
+    api: Arc<HostApiBox>,
+}
+
+impl Host {
+    pub(crate) fn new(api: HostApiBox) -> Self {
+        Host { api: Arc::new(api) }
+    }
+
+    pub(crate) fn api(&self) -> Arc<HostApiBox> {
+        self.api.clone()
+    }
+
+    /// Calls a host operation with JSON parameters (see `amplifier_protocol::ops::host`).
+    pub async fn call<P: Serialize, R: DeserializeOwned>(&self, op: &str, params: &P) -> Result<R, ModuleError> {
+        self.call_streaming(op, params, None).await
+    }
+
+    /// Like [`Host::call`], forwarding streamed events to `on_event`.
+    pub async fn call_streaming<P: Serialize, R: DeserializeOwned>(
+        &self,
+        op: &str,
+        params: &P,
+        on_event: Option<Arc<dyn Fn(Value) + Send + Sync>>,
+    ) -> Result<R, ModuleError> {
+        let params = serde_json::to_string(params)?;
+        let on_event = on_event.map(|f| {
+            Arc::new(move |json: String| {
+                if let Ok(value) = serde_json::from_str(&json) {
+                    f(value)
+                }
+            }) as Arc<dyn Fn(String) + Send + Sync>
+        });
+        let (sink, reply) = reply_channel(on_event);
+        let outcome = self.api.call(op.into(), params.as_str().into(), sink);
+        let api = self.api.clone();
+        let result = await_outcome(outcome, reply, move |id| api.cancel(id)).await;
+        match result {
+            Ok(json) => serde_json::from_str(&json)
+                .map_err(|err| ModuleError::internal(format!("host answered '{op}' with unexpected JSON: {err}"))),
+            Err(err) => Err(ModuleError::from_wire(&err)),
+        }
+    }
+
+    /// Emits an event and returns the aggregated hook verdict, unprocessed.
+    pub async fn emit(&self, event: &str, data: JsonMap) -> Result<HookResult, ModuleError> {
+        let params = ops::EmitEvent { event: event.to_owned(), data };
+        self.call(host::HOOKS_EMIT, &params).await
+    }
+
+    /// Emits an event and applies the verdict (injections, approvals, messages):
+    /// what an orchestrator normally wants.
+    pub async fn dispatch(&self, event: &str, data: JsonMap) -> Result<HookOutcome, ModuleError> {
+        let params = ops::EmitEvent { event: event.to_owned(), data };
+        self.call(host::HOOKS_DISPATCH, &params).await
+    }
+
+    /// Mounted providers, preferred first.
+    pub async fn providers(&self) -> Result<Vec<ProviderDescriptor>, ModuleError> {
+        self.call(host::PROVIDER_LIST, &serde_json::json!({})).await
+    }
+
+    /// A completion from `provider` (the preferred one when `None`).
+    pub async fn complete(&self, provider: Option<&str>, request: ChatRequest) -> Result<ChatResponse, ModuleError> {
+        let params = ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: false };
+        self.call(host::PROVIDER_COMPLETE, &params).await
+    }
+
+    /// A streamed completion: `on_event` sees each delta as it arrives.
+    pub async fn complete_streaming(
+        &self,
+        provider: Option<&str>,
+        request: ChatRequest,
+        on_event: Arc<dyn Fn(Value) + Send + Sync>,
+    ) -> Result<ChatResponse, ModuleError> {
+        let params = ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: true };
+        self.call_streaming(host::PROVIDER_COMPLETE, &params, Some(on_event)).await
+    }
+
+    pub async fn tools(&self) -> Result<Vec<ToolSpec>, ModuleError> {
+        self.call(host::TOOL_LIST, &serde_json::json!({})).await
+    }
+
+    /// Runs a mounted tool; `tool_call_id` lets the host track it for cancellation.
+    pub async fn execute_tool(
+        &self,
+        name: &str,
+        input: Value,
+        tool_call_id: Option<&str>,
+    ) -> Result<ToolResult, ModuleError> {
+        let params =
+            ops::HostExecuteTool { name: name.to_owned(), input, tool_call_id: tool_call_id.map(str::to_owned) };
+        self.call(host::TOOL_EXECUTE, &params).await
+    }
+
+    pub async fn add_message(&self, message: Message) -> Result<(), ModuleError> {
+        self.call::<_, Value>(host::CONTEXT_ADD_MESSAGE, &ops::ContextAddMessage { message }).await.map(drop)
+    }
+
+    pub async fn get_messages(&self) -> Result<Vec<Message>, ModuleError> {
+        self.call(host::CONTEXT_GET_MESSAGES, &serde_json::json!({})).await
+    }
+
+    pub async fn get_messages_for_request(&self, view: RequestView) -> Result<Vec<Message>, ModuleError> {
+        self.call(host::CONTEXT_GET_MESSAGES_FOR_REQUEST, &view).await
+    }
+
+    pub async fn set_messages(&self, messages: Vec<Message>) -> Result<(), ModuleError> {
+        self.call::<_, Value>(host::CONTEXT_SET_MESSAGES, &ops::ContextSetMessages { messages }).await.map(drop)
+    }
+
+    pub async fn capability(&self, name: &str) -> Result<Option<Value>, ModuleError> {
+        let value: Value = self.call(host::CAPABILITY_GET, &ops::CapabilityName { name: name.to_owned() }).await?;
+        Ok((!value.is_null()).then_some(value))
+    }
+
+    pub async fn register_capability(&self, name: &str, value: Value) -> Result<(), ModuleError> {
+        let params = ops::RegisterCapability { name: name.to_owned(), value };
+        self.call::<_, Value>(host::CAPABILITY_REGISTER, &params).await.map(drop)
+    }
+
+    pub async fn session_info(&self) -> Result<SessionInfo, ModuleError> {
+        self.call(host::SESSION_INFO, &serde_json::json!({})).await
+    }
+}

@@ -1,0 +1,200 @@
+//! Write amplifier modules as cdylib plugins.
+//!
+//! Implement one of the five traits with ordinary `async fn`s, write a mount
+//! function, and export it:
+//!
+//! ```ignore
+//! use amplifier_sdk::prelude::*;
+//!
+//! struct Echo;
+//!
+//! impl Tool for Echo {
+//!     fn spec(&self) -> ToolSpec {
+//!         ToolSpec::new("echo", "Returns its input", json!({"type": "object"}))
+//!     }
+//!     async fn execute(&self, input: Value) -> ToolResult {
+//!         ToolResult::ok(input)
+//!     }
+//! }
+//!
+//! fn mount(_ctx: MountContext) -> ModuleResult<Tools> {
+//!     Ok(Tools::new().with(Echo))
+//! }
+//!
+//! export_module!(tool => mount);
+//! ```
+//!
+//! The SDK owns everything about the boundary: a tokio runtime per plugin
+//! (the host's runtime can't be used from a dylib), panics caught at every
+//! entry point and returned as errors, `tracing` events forwarded to the
+//! host's subscriber, and JSON (de)serialisation of every payload.
+
+mod host;
+mod logging;
+mod module;
+mod runtime;
+
+use std::future::Future;
+
+pub use amplifier_protocol::models::{self, *};
+pub use amplifier_protocol::ops::{self, HookOutcome, ProviderDescriptor, RequestView, SessionInfo, Subscription};
+pub use amplifier_protocol::{events, ErrorKind, ModuleError};
+pub use host::Host;
+pub use module::{MountContext, Stream, Tools};
+pub use runtime::runtime;
+pub use serde_json::{json, Value};
+
+/// Result of a module operation.
+pub type ModuleResult<T> = Result<T, ModuleError>;
+
+/// Everything a module author usually needs.
+pub mod prelude {
+    pub use crate::models::*;
+    pub use crate::{
+        export_module, json, ContextManager, ErrorKind, HookHandler, Host, ModuleError, ModuleResult, MountContext,
+        Orchestrator, Provider, RequestView, Stream, Subscription, Tool, Tools, Value,
+    };
+}
+
+/// A tool: a named capability with a JSON Schema for its input.
+///
+/// The host validates input against [`ToolSpec::parameters`] before `execute`
+/// is called, so `execute` sees only schema-valid input.
+pub trait Tool: Send + Sync + 'static {
+    fn spec(&self) -> ToolSpec;
+    /// Failures are `ToolResult::error(..)`, which the model reads.
+    fn execute(&self, input: Value) -> impl Future<Output = ToolResult> + Send;
+}
+
+/// An LLM backend.
+pub trait Provider: Send + Sync + 'static {
+    fn info(&self) -> ProviderInfo;
+    fn list_models(&self) -> impl Future<Output = ModuleResult<Vec<ModelInfo>>> + Send {
+        async { Ok(Vec::new()) }
+    }
+    /// One completion. When `stream.is_enabled()`, send deltas through it as they arrive.
+    fn complete(&self, request: ChatRequest, stream: Stream)
+        -> impl Future<Output = ModuleResult<ChatResponse>> + Send;
+}
+
+/// Observes (and may deny, modify, inject into or ask about) kernel events.
+pub trait HookHandler: Send + Sync + 'static {
+    /// Events to receive: exact names, prefix patterns (`tool:*`) or `*`.
+    fn subscriptions(&self) -> Vec<Subscription>;
+    fn handle(&self, event: &str, data: JsonMap) -> impl Future<Output = ModuleResult<HookResult>> + Send;
+}
+
+/// Conversation memory.
+pub trait ContextManager: Send + Sync + 'static {
+    fn add_message(&self, message: Message) -> impl Future<Output = ModuleResult<()>> + Send;
+    /// The full history.
+    fn get_messages(&self) -> impl Future<Output = ModuleResult<Vec<Message>>> + Send;
+    /// A view fit for one request; must not change the stored history.
+    fn get_messages_for_request(&self, view: RequestView) -> impl Future<Output = ModuleResult<Vec<Message>>> + Send;
+    fn set_messages(&self, messages: Vec<Message>) -> impl Future<Output = ModuleResult<()>> + Send;
+    fn clear(&self) -> impl Future<Output = ModuleResult<()>> + Send;
+}
+
+/// The agent loop. It reaches providers, tools, hooks and context through
+/// the [`Host`] it was given at mount.
+pub trait Orchestrator: Send + Sync + 'static {
+    fn execute(&self, prompt: String) -> impl Future<Output = ModuleResult<String>> + Send;
+}
+
+/// Implementation details used by [`export_module!`]; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::module::{
+        erase_context, erase_hook, erase_orchestrator, erase_provider, erase_tools, instantiate, manifest_json, MountFn,
+    };
+    pub use abi_stable::library::{__call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult};
+    pub use abi_stable::prefix_type::PrefixTypeTrait;
+    pub use abi_stable::std_types::{RResult, RStr, RString};
+    pub use amplifier_abi::{AbiStamp, AbiVersionInfo, HostApiBox, PluginInstanceBox, PluginRoot, PluginRoot_Ref};
+
+    /// The symbol abi_stable's loader looks for (what `#[export_root_module]`
+    /// would generate; spelled out so plugins need no direct abi_stable dependency).
+    pub const ROOT_MODULE_LOADER_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
+
+    pub extern "C" fn stamp() -> AbiVersionInfo {
+        AbiVersionInfo {
+            abi_major: amplifier_abi::ABI_MAJOR,
+            abi_minor: amplifier_abi::ABI_MINOR,
+            protocol: amplifier_abi::PROTOCOL_VERSION,
+        }
+    }
+}
+
+/// Exports a plugin: one `kind => mount_fn` pair per module kind it provides.
+///
+/// Mount functions take a [`MountContext`] and return, by kind:
+/// `tool` → [`Tools`]; `provider` → `impl Provider`; `hook` → `impl HookHandler`;
+/// `context` → `impl ContextManager`; `orchestrator` → `impl Orchestrator`.
+#[macro_export]
+macro_rules! export_module {
+    ($($kind:ident => $mount:path),+ $(,)?) => {
+        /// Read by the host before anything else, so a plugin built for another
+        /// ABI gets a readable refusal.
+        #[no_mangle]
+        pub static AMPLIFIER_PLUGIN_ABI_STAMP: $crate::__private::AbiStamp = $crate::__private::AbiStamp::CURRENT;
+
+        #[no_mangle]
+        #[allow(non_upper_case_globals)]
+        pub static _1as_0lib_1header_0root_bmodule_bloader: $crate::__private::LibHeader = {
+            extern "C" fn erased() -> $crate::__private::RootModuleResult {
+                $crate::__private::__call_root_module_loader(root)
+            }
+            fn root() -> $crate::__private::PluginRoot_Ref {
+                use $crate::__private::PrefixTypeTrait;
+                $crate::__private::PluginRoot {
+                    stamp: $crate::__private::stamp,
+                    manifest,
+                    instantiate,
+                }
+                .leak_into_prefix()
+            }
+            extern "C" fn manifest() -> $crate::__private::RString {
+                $crate::__private::manifest_json(
+                    env!("CARGO_PKG_NAME"),
+                    env!("CARGO_PKG_VERSION"),
+                    &[$(stringify!($kind)),+],
+                )
+                .into()
+            }
+            extern "C" fn instantiate(
+                kind: $crate::__private::RStr<'_>,
+                config: $crate::__private::RStr<'_>,
+                host: $crate::__private::HostApiBox,
+            ) -> $crate::__private::RResult<$crate::__private::PluginInstanceBox, $crate::__private::RString> {
+                $crate::__private::instantiate(
+                    env!("CARGO_PKG_NAME"),
+                    kind.as_str(),
+                    config.as_str(),
+                    host,
+                    &[$((stringify!($kind), &|ctx| $crate::export_module!(@erase $kind, $mount, ctx))),+],
+                )
+            }
+            // SAFETY: `root` builds the `PluginRoot_Ref` this header describes,
+            // and the layout is checked by the loader (`CheckTypeLayout::Yes`).
+            unsafe {
+                $crate::__private::LibHeader::from_constructor::<$crate::__private::PluginRoot_Ref>(
+                    erased,
+                    $crate::__private::CheckTypeLayout::Yes,
+                )
+            }
+        };
+    };
+    (@erase tool, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_tools($mount($ctx)?)) };
+    (@erase provider, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_provider($mount($ctx)?)) };
+    (@erase hook, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_hook($mount($ctx)?)) };
+    (@erase context, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_context($mount($ctx)?)) };
+    (@erase orchestrator, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_orchestrator($mount($ctx)?)) };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn root_module_symbol_is_abi_stables() {
+        assert_eq!(super::__private::ROOT_MODULE_LOADER_SYMBOL, abi_stable::library::ROOT_MODULE_LOADER_NAME);
+    }
+}

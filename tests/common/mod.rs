@@ -1,0 +1,88 @@
+//! Shared helpers for the end-to-end tests: they drive the real `amplifier`
+//! binary, which builds and loads the real plugin crates through the loader.
+
+#![allow(dead_code)] // each test crate uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The workspace root (plugin crates live under it).
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn plugin(name: &str) -> String {
+    workspace().join("plugins").join(name).display().to_string()
+}
+
+pub fn fixture(name: &str) -> String {
+    workspace().join("tests/fixtures").join(name).display().to_string()
+}
+
+/// One AMPLIFIER_HOME for every test, so each plugin is built once per run.
+pub fn amplifier_home() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("amplifier-home")
+}
+
+/// `amplifier` with a shared build cache, run in `cwd`.
+pub fn amplifier(cwd: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_amplifier"));
+    command
+        .current_dir(cwd)
+        .env("AMPLIFIER_HOME", amplifier_home())
+        .env_remove("AMPLIFIER_LOG")
+        .env_remove("AMPLIFIER_MODULES");
+    command
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The JSON lines of a `--output-format jsonl` run.
+pub fn json_lines(output: &Output) -> Vec<Value> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|err| panic!("not JSON: {line}: {err}")))
+        .collect()
+}
+
+/// The event names of a jsonl run, in order.
+pub fn event_names(lines: &[Value]) -> Vec<String> {
+    lines.iter().map(|line| line["event"].as_str().unwrap_or_default().to_owned()).collect()
+}
+
+/// A plan with the standard loop, context and echo tool around `providers`,
+/// `extra_tools` and `hooks` YAML fragments (each a list body, may be empty).
+pub fn plan_yaml(providers: &str, extra_tools: &str, hooks: &str) -> String {
+    format!(
+        r#"session:
+  orchestrator: {{module: loop-basic, source: "{loop_basic}"}}
+  context: {{module: context-simple, source: "{context}"}}
+providers:
+{providers}
+tools:
+  - {{module: tool-echo, source: "{echo}"}}
+{extra_tools}
+hooks:
+{hooks}
+"#,
+        loop_basic = plugin("loop-basic"),
+        context = plugin("context-simple"),
+        echo = plugin("tool-echo"),
+    )
+}
+
+/// A scripted provider entry whose script is the given YAML list (one line).
+pub fn scripted(script: &str) -> String {
+    format!(
+        "  - module: provider-scripted\n    source: \"{}\"\n    config: {{script: {script}}}\n",
+        plugin("provider-scripted")
+    )
+}

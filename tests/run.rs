@@ -1,0 +1,215 @@
+//! `amplifier run`: the session lifecycle end to end through real plugins.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+/// The exact event sequence of a run with one tool call.
+#[test]
+fn quickstart_emits_the_exact_event_sequence() {
+    let dir = tempfile::tempdir().unwrap();
+    let events_file = dir.path().join("events.jsonl");
+    let output = amplifier(dir.path())
+        .args(["run", "--plan"])
+        .arg(workspace().join("mount-plans/quickstart.yaml"))
+        .args(["--output-format", "jsonl", "say hello"])
+        .env("AMPLIFIER_EVENTS", &events_file)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    assert_eq!(
+        event_names(&lines),
+        [
+            "session:start",
+            "prompt:submit",
+            "provider:request",
+            "provider:response",
+            "content_block:start",
+            "content_block:end",
+            "tool:pre",
+            "tool:post",
+            "provider:request",
+            "provider:response",
+            "content_block:start",
+            "content_block:end",
+            "prompt:complete",
+            "orchestrator:complete",
+            "session:end",
+            "run:result",
+        ]
+    );
+    let session_id = lines[0]["data"]["session_id"].as_str().unwrap().to_owned();
+    for line in &lines[..lines.len() - 1] {
+        let data = &line["data"];
+        assert_eq!(data["session_id"], session_id.as_str(), "every event carries the session id: {line}");
+        assert!(data.get("parent_id").is_some(), "every event carries parent_id: {line}");
+        assert!(data["timestamp"].as_str().is_some_and(|t| t.contains('T')), "kernel timestamp: {line}");
+    }
+    let tool_pre = &lines[6]["data"];
+    assert_eq!(tool_pre["tool_name"], "echo");
+    assert_eq!(tool_pre["tool_input"]["text"], "hello from a tool");
+    let tool_post = &lines[7]["data"];
+    assert_eq!(tool_post["result"]["output"], "hello from a tool");
+    assert_eq!(tool_pre["parallel_group_id"], tool_post["parallel_group_id"]);
+    assert_eq!(lines[13]["data"]["status"], "success");
+    assert_eq!(lines[13]["data"]["turn_count"], 2);
+    let result = &lines[15]["data"];
+    assert_eq!(result["status"], "success");
+    assert!(result["response"].as_str().unwrap().contains("hello from a tool"));
+
+    // hooks-logging wrote the same events as JSON lines.
+    let logged: Vec<Value> =
+        std::fs::read_to_string(&events_file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let logged_names: Vec<&str> = logged.iter().map(|l| l["event"].as_str().unwrap()).collect();
+    assert_eq!(logged_names, event_names(&lines)[..15].iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(logged[0]["session_id"], session_id.as_str());
+    assert!(logged[0]["timestamp"].is_string());
+}
+
+#[test]
+fn json_output_reports_status_response_session_and_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(
+        &scripted(r#"[{text: "four", usage: {input_tokens: 7, output_tokens: 1, total_tokens: 8}}]"#),
+        "",
+        "  []",
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output =
+        amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--output-format", "json", "2+2?"]).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let doc: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(doc["status"], "success");
+    assert_eq!(doc["response"], "four");
+    assert!(doc["session_id"].as_str().is_some_and(|s| s.len() == 36));
+    assert_eq!(doc["usage"]["input_tokens"], 7);
+    assert_eq!(doc["usage"]["total_tokens"], 8);
+}
+
+#[test]
+fn prompt_is_read_from_piped_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(&scripted("[]").replace("{script: []}", "{echo_last_user: true}"), "", "  []");
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let mut child = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"echo me back").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    assert_eq!(stdout(&output).trim(), "echo me back");
+}
+
+#[test]
+fn a_panicking_tool_becomes_an_error_result_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(
+        &scripted(r#"[{tool_calls: [{name: explode}]}, {text: "recovered"}]"#),
+        &format!("  - {{module: tool-panics, source: \"{}\"}}", fixture("tool-panics")),
+        "  []",
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output =
+        amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let error = lines.iter().find(|l| l["event"] == "tool:error").expect("a tool:error event");
+    let message = error["data"]["error"]["msg"].as_str().unwrap();
+    assert!(message.contains("panicked") && message.contains("explode was called"), "{message}");
+    assert_eq!(lines.last().unwrap()["data"]["response"], "recovered");
+}
+
+#[test]
+fn a_module_that_panics_at_mount_fails_loud_unless_partial_is_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(
+        &scripted(r#"[{text: "still here"}]"#),
+        &format!(
+            "  - {{module: tool-panics, source: \"{}\", config: {{panic_at_mount: true}}}}",
+            fixture("tool-panics")
+        ),
+        "  []",
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("1 module(s) failed to load"), "{err}");
+    assert!(err.contains("tool tool-panics (tools[1])"), "{err}");
+    assert!(err.contains("configured to panic at mount"), "{err}");
+    assert!(err.contains("--allow-partial"), "{err}");
+
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--allow-partial", "hi"]).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    assert_eq!(stdout(&output).trim(), "still here");
+}
+
+#[test]
+fn a_plugin_built_for_another_abi_major_is_refused_with_versions_and_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(
+        &scripted(r#"[{text: "x"}]"#),
+        &format!("  - {{module: abi-next-major, source: \"{}\"}}", fixture("abi-next-major")),
+        "  []",
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(
+        err.contains("module 'abi-next-major' was built for plugin ABI 2.0, but this amplifier speaks ABI 1"),
+        "{err}"
+    );
+    assert!(err.contains("hint (users)") && err.contains("hint (module authors)"), "{err}");
+}
+
+#[test]
+fn an_essential_module_that_fails_is_fatal_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(&scripted("[]"), "", "  []").replace(&plugin("context-simple"), "./no-such-crate");
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("context module 'context-simple' failed to load"), "{err}");
+    assert!(err.contains("session.context: source './no-such-crate'"), "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+}
+
+#[test]
+fn config_is_checked_against_the_module_schema_before_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(
+        &scripted(r#"[{text: "x"}]"#),
+        "",
+        &format!("  - {{module: hooks-logging, source: \"{}\", config: {{path: 42}}}}", plugin("hooks-logging")),
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("hooks[0].config.path: 42 is not of type \"string\""), "{err}");
+}
+
+#[test]
+fn tool_input_is_validated_against_the_tool_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan =
+        plan_yaml(&scripted(r#"[{tool_calls: [{name: echo, arguments: {text: 5}}]}, {text: "done"}]"#), "", "  []");
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output =
+        amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let error = lines.iter().find(|l| l["event"] == "tool:error").expect("a tool:error event");
+    assert_eq!(error["data"]["error"]["type"], "InvalidInput");
+    let message = error["data"]["error"]["msg"].as_str().unwrap();
+    assert!(message.contains("invalid input for tool 'echo'") && message.contains("/text"), "{message}");
+}
