@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use amplifier_kernel::session::{LoadReport, Session, SessionOptions};
 use amplifier_loader::DylibLoader;
+use amplifier_plan::{PlanDiagnostic, PlanError};
 use clap::Args;
 
 use crate::exit;
@@ -37,13 +38,11 @@ pub fn run(args: RunArgs) -> u8 {
     let parsed = match amplifier_plan::parse_plan_file(&args.plan) {
         Ok(parsed) => parsed,
         Err(err) => {
-            eprintln!("error: {err}");
+            print_plan_error(&err);
             return exit::USAGE;
         }
     };
-    for warning in &parsed.warnings {
-        eprintln!("warning: {warning}");
-    }
+    print_diagnostics("warning", &parsed.warnings);
     let base_dir = args.plan.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -55,6 +54,25 @@ pub fn run(args: RunArgs) -> u8 {
     let loader = Arc::new(DylibLoader::new(base_dir, &amplifier_loader::amplifier_home()));
     let session = Session::new(parsed.plan, loader, SessionOptions::default());
     runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial))
+}
+
+fn print_plan_error(err: &PlanError) {
+    match err {
+        PlanError::Invalid { errors, warnings } => {
+            print_diagnostics("error", errors);
+            print_diagnostics("warning", warnings);
+        }
+        other => eprintln!("error: {other}"),
+    }
+}
+
+fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
+    for diagnostic in diagnostics {
+        eprintln!("{severity}: {diagnostic}");
+        if let Some(hint) = &diagnostic.hint {
+            eprintln!("  hint: {hint}");
+        }
+    }
 }
 
 fn read_prompt(arg: Option<String>) -> Result<String, String> {

@@ -76,6 +76,13 @@ pub trait ModuleLoader: Send + Sync {
         spec: &'a ModuleSpec,
         coordinator: &'a Arc<Coordinator>,
     ) -> BoxFuture<'a, Result<LoadedModule, LoadError>>;
+
+    /// Called once before the plan's modules load, with all of them, so a
+    /// loader can prepare them together (the dylib loader builds every
+    /// missing crate in one cargo run). Problems surface later from `load`.
+    fn prepare<'a>(&'a self, _modules: &'a [&'a ModuleSpec]) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// A module that did not load.
@@ -173,6 +180,13 @@ impl Session {
         validate_provider_instances(&plan.providers)?;
         let mut report = LoadReport::default();
 
+        let specs: Vec<&ModuleSpec> = [&plan.session.orchestrator, &plan.session.context]
+            .into_iter()
+            .chain(plan.providers.iter())
+            .chain(plan.tools.iter())
+            .chain(plan.hooks.iter())
+            .collect();
+        self.loader.prepare(&specs).await;
         if let Some(spec) = &plan.session.resolver {
             self.load_optional(ModuleKind::Resolver, spec, &mut report).await;
         }

@@ -38,51 +38,108 @@ pub struct BuildError {
     pub output: String,
 }
 
+/// Where a crate's library lives in the cache.
+struct CacheEntry {
+    package: String,
+    dir: PathBuf,
+    library: PathBuf,
+}
+
 impl Builder {
     pub fn new(amplifier_home: &Path) -> Self {
         Builder { cache_dir: amplifier_home.join("cache"), show_progress: true }
     }
 
+    fn entry(&self, crate_dir: &Path) -> Result<CacheEntry, String> {
+        let package = package_name(crate_dir)?;
+        let fingerprint = fingerprint(crate_dir)?;
+        let dir = self.cache_dir.join("plugins").join(format!("{package}-{}", &fingerprint[..16]));
+        let library = dir.join(library_file_name(&package));
+        Ok(CacheEntry { package, dir, library })
+    }
+
     /// The library for the crate at `crate_dir`, building it on a cache miss.
     pub fn library_for(&self, crate_dir: &Path) -> Result<PathBuf, BuildError> {
         let fail = |output: String| BuildError { crate_dir: crate_dir.to_owned(), output };
-        let package = package_name(crate_dir).map_err(fail)?;
-        let fingerprint = fingerprint(crate_dir).map_err(fail)?;
-        let lib_name = library_file_name(&package);
-        let entry = self.cache_dir.join("plugins").join(format!("{package}-{}", &fingerprint[..16]));
-        let cached = entry.join(&lib_name);
-        if cached.is_file() {
-            return Ok(cached);
+        let entry = self.entry(crate_dir).map_err(fail)?;
+        if entry.library.is_file() {
+            return Ok(entry.library);
         }
-        let started = Instant::now();
-        if self.show_progress {
-            eprintln!(
-                "   Building module {package} ({}) — first use of this version, cached afterwards",
-                crate_dir.display()
-            );
-        }
-        let artifact = self.cargo_build(crate_dir, &package).map_err(fail)?;
-        std::fs::create_dir_all(&entry).map_err(|err| fail(format!("cannot create {}: {err}", entry.display())))?;
-        // Copy then rename, so a concurrent reader never sees half a library.
-        let partial = entry.join(format!("{lib_name}.partial-{}", std::process::id()));
-        std::fs::copy(&artifact, &partial)
-            .and_then(|_| std::fs::rename(&partial, &cached))
-            .map_err(|err| fail(format!("cannot store {} in the cache: {err}", artifact.display())))?;
-        if self.show_progress {
-            eprintln!("      Built module {package} in {:.1}s", started.elapsed().as_secs_f64());
-        }
-        Ok(cached)
+        let started = self.announce(&[(&entry.package, crate_dir)]);
+        let artifacts = self.cargo_build(crate_dir, &[entry.package.as_str()]).map_err(fail)?;
+        let artifact =
+            artifacts.iter().find(|(p, _)| *p == entry.package).map(|(_, a)| a.clone()).ok_or_else(|| {
+                fail(format!(
+                    "cargo built {} but produced no cdylib: add `[lib] crate-type = [\"cdylib\"]` to its Cargo.toml",
+                    entry.package
+                ))
+            })?;
+        store(&entry, &artifact).map_err(fail)?;
+        self.report(started);
+        Ok(entry.library)
     }
 
-    fn cargo_build(&self, crate_dir: &Path, package: &str) -> Result<PathBuf, String> {
+    /// Builds every crate not yet in the cache, one cargo run per workspace,
+    /// so cargo compiles them in parallel with one feature resolution. Best
+    /// effort: a crate that fails here is built (and reported) on its own later.
+    pub fn prebuild(&self, crate_dirs: &[PathBuf]) {
+        let mut groups: Vec<(PathBuf, Vec<(CacheEntry, PathBuf)>)> = Vec::new();
+        for dir in crate_dirs {
+            let (Ok(entry), Some(root)) = (self.entry(dir), workspace_root(dir)) else { continue };
+            if entry.library.is_file() || groups.iter().flat_map(|(_, g)| g).any(|(e, _)| e.package == entry.package) {
+                continue;
+            }
+            match groups.iter_mut().find(|(r, _)| *r == root) {
+                Some((_, group)) => group.push((entry, dir.clone())),
+                None => groups.push((root, vec![(entry, dir.clone())])),
+            }
+        }
+        for (root, group) in groups.into_iter().filter(|(_, g)| g.len() > 1) {
+            let listed: Vec<(&str, &Path)> = group.iter().map(|(e, d)| (e.package.as_str(), d.as_path())).collect();
+            let started = self.announce(&listed);
+            let packages: Vec<&str> = group.iter().map(|(e, _)| e.package.as_str()).collect();
+            let Ok(artifacts) = self.cargo_build(&root, &packages) else { continue };
+            for (entry, _) in &group {
+                if let Some((_, artifact)) = artifacts.iter().find(|(p, _)| *p == entry.package) {
+                    let _ = store(entry, artifact);
+                }
+            }
+            self.report(started);
+        }
+    }
+
+    fn announce(&self, crates: &[(&str, &Path)]) -> Instant {
+        if self.show_progress {
+            let names: Vec<&str> = crates.iter().map(|(package, _)| *package).collect();
+            let location = match crates {
+                [(_, dir)] => format!(" from {}", dir.display()),
+                _ => String::new(),
+            };
+            eprintln!("   Building {}{location} (first use of this version; cached afterwards)", names.join(", "));
+        }
+        Instant::now()
+    }
+
+    fn report(&self, started: Instant) {
+        if self.show_progress {
+            eprintln!("      Built in {:.1}s", started.elapsed().as_secs_f64());
+        }
+    }
+
+    /// Runs cargo on the manifest in `dir` for `packages`; returns each
+    /// package's cdylib.
+    fn cargo_build(&self, dir: &Path, packages: &[&str]) -> Result<Vec<(String, PathBuf)>, String> {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut command = Command::new(cargo);
         command
             .args(["build", "--release", "--lib", "--message-format=json-render-diagnostics", "--manifest-path"])
-            .arg(crate_dir.join("Cargo.toml"))
+            .arg(dir.join("Cargo.toml"))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if workspace_root(crate_dir).is_none() && std::env::var_os("CARGO_TARGET_DIR").is_none() {
+        for package in packages {
+            command.args(["-p", package]);
+        }
+        if workspace_root(dir).is_none() && std::env::var_os("CARGO_TARGET_DIR").is_none() {
             command.env("CARGO_TARGET_DIR", self.cache_dir.join("target"));
         }
         let mut child = command
@@ -95,18 +152,23 @@ impl Builder {
             let _ = stderr.read_to_string(&mut text);
             text
         });
-        let mut artifact = None;
-        let wanted = format!("{}.", library_file_name(package).rsplit_once('.').map_or("", |(stem, _)| stem));
+        let mut artifacts = Vec::new();
         for line in BufReader::new(child.stdout.take().expect("piped stdout")).lines().map_while(Result::ok) {
             let Ok(message) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
             if message["reason"] != "compiler-artifact" {
                 continue;
             }
-            for file in message["filenames"].as_array().into_iter().flatten().filter_map(|f| f.as_str()) {
-                let name = Path::new(file).file_name().and_then(|n| n.to_str()).unwrap_or_default();
-                if name.starts_with(&wanted) && name.ends_with(std::env::consts::DLL_SUFFIX) {
-                    artifact = Some(PathBuf::from(file));
-                }
+            let Some(package) = packages.iter().find(|p| message["target"]["name"] == p.replace('-', "_")) else {
+                continue;
+            };
+            let library = message["filenames"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f.as_str())
+                .find(|f| f.ends_with(std::env::consts::DLL_SUFFIX));
+            if let Some(library) = library {
+                artifacts.push((package.to_string(), PathBuf::from(library)));
             }
         }
         let status = child.wait().map_err(|err| format!("cargo did not finish: {err}"))?;
@@ -114,12 +176,19 @@ impl Builder {
         if !status.success() {
             return Err(shorten(&stderr, 40));
         }
-        artifact.ok_or_else(|| {
-            format!(
-                "cargo built {package} but produced no cdylib: add `[lib] crate-type = [\"cdylib\"]` to its Cargo.toml"
-            )
-        })
+        Ok(artifacts)
     }
+}
+
+/// Copies a built library into its cache entry: copy then rename, so a
+/// concurrent reader never sees half a library.
+fn store(entry: &CacheEntry, artifact: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(&entry.dir).map_err(|err| format!("cannot create {}: {err}", entry.dir.display()))?;
+    let file_name = entry.library.file_name().and_then(|n| n.to_str()).unwrap_or("module");
+    let partial = entry.dir.join(format!("{file_name}.partial-{}", std::process::id()));
+    std::fs::copy(artifact, &partial)
+        .and_then(|_| std::fs::rename(&partial, &entry.library))
+        .map_err(|err| format!("cannot store {} in the cache: {err}", artifact.display()))
 }
 
 /// The last `max_lines` lines, marking the cut.

@@ -155,6 +155,21 @@ fn validate_config(spec: &ModuleSpec, manifest: &Manifest) -> Result<(), LoadErr
 }
 
 impl ModuleLoader for DylibLoader {
+    fn prepare<'a>(&'a self, modules: &'a [&'a ModuleSpec]) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let mut crates = Vec::new();
+            for spec in modules {
+                if let Ok(ResolvedModule { source: ResolvedSource::Crate { path }, .. }) =
+                    self.resolve(spec, None).await
+                {
+                    crates.push(path);
+                }
+            }
+            let builder = self.builder.clone();
+            let _ = tokio::task::spawn_blocking(move || builder.prebuild(&crates)).await;
+        })
+    }
+
     fn load<'a>(
         &'a self,
         kind: ModuleKind,

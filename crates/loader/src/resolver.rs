@@ -35,6 +35,8 @@ pub fn classify(path: &Path) -> Option<ResolvedSource> {
 }
 
 fn resolved(path: &Path, resolver: &str, origin: String) -> Result<ResolvedModule, ResolveError> {
+    let canonical = path.canonicalize();
+    let path = canonical.as_deref().unwrap_or(path);
     match classify(path) {
         Some(source) => Ok(ResolvedModule { source, resolver: resolver.to_owned(), origin }),
         None if path.exists() => Err(ResolveError::Failed(format!(
@@ -66,7 +68,7 @@ impl ModuleSourceResolver for EnvOverride {
             let Some(value) = std::env::var_os(&variable) else {
                 return Err(ResolveError::NotFound);
             };
-            resolved(Path::new(&value), "env", format!("{variable}"))
+            resolved(Path::new(&value), "env", variable)
         })
     }
 }
