@@ -1,0 +1,474 @@
+//! `cargo xtask bench`: one line per workload on stdout (progress goes to
+//! stderr). A report, not a test: nothing here asserts on time.
+//!
+//! W1 and W2 run the release `amplifier` binary as a child process; W3 and
+//! W4 load the plugins in this process through the real loader. Every
+//! workload uses `target/bench-home` as `AMPLIFIER_HOME`, so the plugin build
+//! cache survives between bench runs (the first run builds the plugins).
+
+use std::error::Error;
+use std::ffi::OsString;
+use std::fs::File;
+use std::future::Future;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::models::{HookResult, JsonMap, Message, Role, ToolCall};
+use amplifier_kernel::ops::RequestView;
+use amplifier_kernel::session::{Session, SessionOptions};
+use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
+use amplifier_kernel::HookRegistry;
+use amplifier_loader::DylibLoader;
+use serde_json::{json, Value};
+use tokio::runtime::Runtime;
+
+type Result<T, E = Box<dyn Error>> = std::result::Result<T, E>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Workload {
+    W1,
+    W2,
+    W3,
+    W4,
+}
+
+/// `W1`…`W4` in any case and order; none means all. Runs in W1..W4 order.
+pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
+    let mut chosen = Vec::new();
+    for arg in args {
+        chosen.push(match arg.to_ascii_uppercase().as_str() {
+            "W1" => Workload::W1,
+            "W2" => Workload::W2,
+            "W3" => Workload::W3,
+            "W4" => Workload::W4,
+            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3 or W4)")),
+        });
+    }
+    if chosen.is_empty() {
+        chosen = vec![Workload::W1, Workload::W2, Workload::W3, Workload::W4];
+    }
+    chosen.sort();
+    chosen.dedup();
+    Ok(chosen)
+}
+
+struct Bench {
+    /// The workspace root.
+    root: PathBuf,
+    /// `AMPLIFIER_HOME` for every workload.
+    home: PathBuf,
+    /// The release host binary.
+    amplifier: PathBuf,
+    cargo: OsString,
+}
+
+pub fn run(workloads: &[Workload]) -> Result<()> {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("the xtask crate has no parent directory")?.to_owned();
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root.join(dir),
+        None => root.join("target"),
+    };
+    let bench = Bench {
+        home: target.join("bench-home"),
+        amplifier: target.join("release").join(format!("amplifier{}", std::env::consts::EXE_SUFFIX)),
+        cargo: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+        root,
+    };
+    println!("{}", machine_facts());
+    if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2)) {
+        bench.build_host()?;
+    }
+    let runtime = if workloads.iter().any(|w| matches!(w, Workload::W3 | Workload::W4)) {
+        Some(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
+    } else {
+        None
+    };
+    for workload in workloads {
+        let line = match (workload, &runtime) {
+            (Workload::W1, _) => bench.w1()?,
+            (Workload::W2, _) => bench.w2()?,
+            (Workload::W3, Some(runtime)) => bench.w3(runtime)?,
+            (Workload::W4, Some(runtime)) => bench.w4(runtime)?,
+            (_, None) => unreachable!("the runtime is built for W3 and W4"),
+        };
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn machine_facts() -> String {
+    let nproc = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let rustc = Command::new(rustc)
+        .arg("-V")
+        .output()
+        .ok()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        .filter(|version| !version.is_empty())
+        .unwrap_or_else(|| "rustc (unknown version)".to_owned());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|line| line.starts_with("model name"))
+                .and_then(|line| line.split_once(':'))
+                .map(|(_, model)| format!(", {}", model.trim()))
+        })
+        .unwrap_or_default();
+    format!("amplifier-rs bench: nproc {nproc}{cpu}, {rustc}, {} {}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+impl Bench {
+    fn build_host(&self) -> Result<()> {
+        eprintln!("bench: cargo build --release --bin amplifier");
+        let status = Command::new(&self.cargo)
+            .args(["build", "--release", "--bin", "amplifier"])
+            .current_dir(&self.root)
+            .status()?;
+        if !status.success() {
+            return Err(format!("building the host binary failed ({status})").into());
+        }
+        Ok(())
+    }
+
+    /// Runs `amplifier run --plan PLAN "hi"` once. Returns its wall time and
+    /// its peak RSS in KiB (from `wait4`: this child's, not earlier ones').
+    fn run_host(&self, plan: &Path, scratch: &Path) -> Result<(Duration, u64)> {
+        let log = scratch.join("amplifier.stderr");
+        let started = Instant::now();
+        let child = Command::new(&self.amplifier)
+            .args(["run", "--plan"])
+            .arg(plan)
+            .arg("hi")
+            .current_dir(&self.root)
+            .env("AMPLIFIER_HOME", &self.home)
+            .env("AMPLIFIER_EVENTS", scratch.join("events.jsonl"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(File::create(&log)?)
+            .spawn()?;
+        let (success, peak_kib) = wait_with_peak_rss(&child)?;
+        let wall = started.elapsed();
+        if !success {
+            let stderr = std::fs::read_to_string(&log).unwrap_or_default();
+            return Err(format!("`amplifier run --plan {}` failed:\n{stderr}", plan.display()).into());
+        }
+        Ok((wall, peak_kib))
+    }
+
+    /// A mount plan with absolute sources, as JSON (which YAML parsers read too).
+    fn plan(&self, script: Value, with_tool: bool, hooks: usize) -> Value {
+        let source = |dir: &str| self.root.join(dir).to_string_lossy().into_owned();
+        let module = |name: &str, dir: &str| json!({"module": name, "source": source(dir)});
+        let tools: Vec<Value> = if with_tool { vec![module("tool-echo", "plugins/tool-echo")] } else { Vec::new() };
+        let hooks: Vec<Value> = (0..hooks)
+            .map(|i| json!({"module": "hook-noop", "source": source("tests/fixtures/hook-noop"), "config": {"priority": i}}))
+            .collect();
+        json!({
+            "session": {
+                "orchestrator": module("loop-basic", "plugins/loop-basic"),
+                "context": module("context-simple", "plugins/context-simple"),
+            },
+            "providers": [{
+                "module": "provider-scripted",
+                "source": source("plugins/provider-scripted"),
+                "config": {"script": script},
+            }],
+            "tools": tools,
+            "hooks": hooks,
+        })
+    }
+
+    /// An initialized in-process session for `plan`, through the real loader.
+    async fn session(&self, plan: &Value) -> Result<Session> {
+        let parsed = amplifier_plan::parse_plan_str(&plan.to_string(), None)?;
+        let loader = DylibLoader::new(None, &self.home);
+        let session = Session::new(parsed.plan, Arc::new(loader), SessionOptions::default());
+        let report = session.initialize().await?;
+        if let Some(failure) = report.failures.first() {
+            return Err(format!("{} {} failed to load: {}", failure.kind, failure.module, failure.error).into());
+        }
+        Ok(session)
+    }
+
+    fn w1(&self) -> Result<String> {
+        const RUNS: usize = 20;
+        let scratch = tempfile::tempdir()?;
+        let plan = Path::new("mount-plans/quickstart.yaml");
+        eprintln!("bench: W1 warm-up run (the first bench run builds the plugins)");
+        self.run_host(plan, scratch.path())?;
+        let mut walls = Vec::with_capacity(RUNS);
+        let mut peak_kib = 0;
+        for _ in 0..RUNS {
+            let (wall, kib) = self.run_host(plan, scratch.path())?;
+            walls.push(wall);
+            peak_kib = peak_kib.max(kib);
+        }
+        Ok(format!(
+            "W1 cold start (quickstart, 1 tool call; a new process per run, plugin build cache warm): \
+             {} wall (median of {RUNS}), peak RSS {:.1} MiB",
+            human(median(walls)),
+            peak_kib as f64 / 1024.0
+        ))
+    }
+
+    fn w2(&self) -> Result<String> {
+        const CALLS: usize = 1000;
+        const HOOKS: usize = 5;
+        const RUNS: usize = 5;
+        let scratch = tempfile::tempdir()?;
+        let write_plan = |calls: usize| -> Result<PathBuf> {
+            let script = json!([
+                {"tool_calls": [{"name": "echo", "arguments": {"text": "x"}}], "repeat": calls},
+                {"text": "done"},
+            ]);
+            let path = scratch.path().join(format!("w2-{calls}-calls.yaml"));
+            std::fs::write(&path, serde_json::to_string_pretty(&self.plan(script, true, HOOKS))?)?;
+            Ok(path)
+        };
+        let (long, short) = (write_plan(CALLS)?, write_plan(1)?);
+        eprintln!("bench: W2 warm-up runs");
+        self.run_host(&short, scratch.path())?;
+        self.run_host(&long, scratch.path())?;
+        let (mut longs, mut shorts) = (Vec::new(), Vec::new());
+        for _ in 0..RUNS {
+            shorts.push(self.run_host(&short, scratch.path())?.0);
+            longs.push(self.run_host(&long, scratch.path())?.0);
+        }
+        let (long, short) = (median(longs), median(shorts));
+        let per_iteration = long.saturating_sub(short) / (CALLS as u32 - 1);
+        Ok(format!(
+            "W2 {CALLS} sequential tool calls, {HOOKS} hook plugins on every event: {} per iteration \
+             (medians of {RUNS} runs: {} with {CALLS} calls, {} with 1)",
+            human(per_iteration),
+            human(long),
+            human(short)
+        ))
+    }
+
+    fn w3(&self, runtime: &Runtime) -> Result<String> {
+        const HANDLERS: usize = 5;
+        const IN_PROCESS: usize = 100_000;
+        const ACROSS_ABI: usize = 20_000;
+        let data = tool_pre_data();
+        let bytes = serde_json::to_string(&data)?.len();
+
+        let registry = HookRegistry::new();
+        // The defaults a session's coordinator sets, so both sides stamp the same fields.
+        let mut defaults = JsonMap::new();
+        defaults.insert("session_id".into(), json!("00000000-0000-4000-8000-000000000000"));
+        defaults.insert("parent_id".into(), Value::Null);
+        registry.set_default_fields(defaults);
+        for i in 0..HANDLERS {
+            registry.register("*", Arc::new(Noop), i as i32, format!("noop-{i}"));
+        }
+        let in_process = runtime.block_on(per_emit(IN_PROCESS, &data, |d| registry.emit("tool:pre", d)));
+
+        let across_abi = runtime.block_on(async {
+            let session = self.session(&self.plan(json!([{"text": "done"}]), false, HANDLERS)).await?;
+            let coordinator = session.coordinator();
+            let handlers = coordinator.hooks().list_handlers(Some("tool:pre")).values().map(Vec::len).sum::<usize>();
+            if handlers != HANDLERS {
+                return Err(format!("expected {HANDLERS} plugin handlers on tool:pre, found {handlers}").into());
+            }
+            let per = per_emit(ACROSS_ABI, &data, |d| coordinator.emit("tool:pre", d)).await;
+            session.cleanup().await;
+            Ok::<_, Box<dyn Error>>(per)
+        })?;
+        Ok(format!(
+            "W3 hook emit, {HANDLERS} handlers: {} in-process, {} across the ABI (per emit, {bytes}-byte event)",
+            human(in_process),
+            human(across_abi)
+        ))
+    }
+
+    fn w4(&self, runtime: &Runtime) -> Result<String> {
+        const MESSAGES: usize = 10_000;
+        const VIEWS: usize = 10;
+        const BUDGET: u64 = 20_000;
+        runtime.block_on(async {
+            let session = self.session(&self.plan(json!([{"text": "done"}]), false, 0)).await?;
+            let coordinator = session.coordinator();
+            let started = Instant::now();
+            for message in conversation(MESSAGES) {
+                coordinator.add_message(message).await?;
+            }
+            let per_add = started.elapsed() / MESSAGES as u32;
+            let view = || RequestView { token_budget: Some(BUDGET), provider: None };
+            let kept = coordinator.get_messages_for_request(view()).await?.len();
+            let mut views = Vec::with_capacity(VIEWS);
+            for _ in 0..VIEWS {
+                let started = Instant::now();
+                black_box(coordinator.get_messages_for_request(view()).await?);
+                views.push(started.elapsed());
+            }
+            session.cleanup().await;
+            Ok(format!(
+                "W4 context-simple, {MESSAGES} messages: {} per add, {} per compacted request view \
+                 (median of {VIEWS}; a {BUDGET}-token view keeps {kept} messages)",
+                human(per_add),
+                human(median(views))
+            ))
+        })
+    }
+}
+
+/// Waits for `child` with `wait4`, which reports that child's own rusage.
+/// (`getrusage(RUSAGE_CHILDREN)` would report the peak over every child ever
+/// waited for, cargo and rustc included.) Returns success and peak RSS in KiB.
+fn wait_with_peak_rss(child: &std::process::Child) -> Result<(bool, u64)> {
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: `rusage` is plain old data; all zeroes is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is our child and nothing else waits for it (std only
+        // reaps in `wait`/`try_wait`, which are never called on it).
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err.into());
+        }
+    }
+    let success = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    let maxrss = u64::try_from(usage.ru_maxrss).unwrap_or(0);
+    // Linux reports KiB, macOS bytes.
+    let kib = if cfg!(target_os = "macos") { maxrss / 1024 } else { maxrss };
+    Ok((success, kib))
+}
+
+/// Mean time of `emit` over `iterations` calls, after a warm-up. The data
+/// maps are cloned outside the timed region; dropping the result is inside.
+async fn per_emit<F, Fut>(iterations: usize, data: &JsonMap, mut emit: F) -> Duration
+where
+    F: FnMut(JsonMap) -> Fut,
+    Fut: Future<Output = HookResult>,
+{
+    const BATCH: usize = 1000;
+    for _ in 0..BATCH {
+        black_box(emit(data.clone()).await);
+    }
+    let mut total = Duration::ZERO;
+    let mut done = 0;
+    while done < iterations {
+        let batch: Vec<JsonMap> = (0..BATCH).map(|_| data.clone()).collect();
+        let started = Instant::now();
+        for data in batch {
+            black_box(emit(data).await);
+        }
+        total += started.elapsed();
+        done += BATCH;
+    }
+    total / done as u32
+}
+
+/// An in-process handler that answers `continue` at once.
+struct Noop;
+
+impl HookHandler for Noop {
+    fn handle<'a>(&'a self, _event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
+}
+
+/// A `tool:pre` payload as loop-basic sends it (~150 bytes of JSON).
+fn tool_pre_data() -> JsonMap {
+    let data = json!({
+        "tool_name": "echo",
+        "tool_input": {"text": "a short line of text for the echo tool to send back"},
+        "tool_call_id": "call_17",
+        "parallel_group_id": "1-17",
+    });
+    match data {
+        Value::Object(map) => map,
+        _ => unreachable!("json! object"),
+    }
+}
+
+/// A coding conversation of `n` messages in rounds of four: a user request,
+/// an assistant tool call, its result, and the assistant's answer.
+fn conversation(n: usize) -> Vec<Message> {
+    (0..n)
+        .map(|i| {
+            let round = i / 4;
+            let call_id = format!("call_{round}");
+            match i % 4 {
+                0 => Message::user(prose(
+                    &format!("Could you look at src/module_{round}.rs and explain what the handler does?"),
+                    i,
+                )),
+                1 => Message {
+                    tool_calls: Some(vec![ToolCall {
+                        id: call_id,
+                        name: "read_file".to_owned(),
+                        arguments: json!({"path": format!("src/module_{round}.rs")}),
+                        extensions: JsonMap::new(),
+                    }]),
+                    ..Message::new(Role::Assistant, prose(&format!("I'll read src/module_{round}.rs first."), i))
+                },
+                2 => Message {
+                    name: Some("read_file".to_owned()),
+                    ..Message::tool_result(
+                        call_id,
+                        prose(&format!("// src/module_{round}.rs\nfn handle(event: &Event) -> Result<()> {{"), i),
+                    )
+                },
+                _ => Message::new(
+                    Role::Assistant,
+                    prose(&format!("The handler in module {round} validates the event, then"), i),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// `lead` followed by words until the text is about 200 characters long.
+fn prose(lead: &str, seed: usize) -> String {
+    const WORDS: [&str; 16] = [
+        "checks", "the", "session", "returns", "an", "error", "when", "input", "is", "missing", "then", "writes", "to",
+        "cache", "and", "logs",
+    ];
+    let mut text = lead.to_owned();
+    let mut k = seed;
+    while text.len() < 200 {
+        text.push(' ');
+        text.push_str(WORDS[k % WORDS.len()]);
+        k = k.wrapping_mul(31).wrapping_add(7);
+    }
+    text
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    let n = samples.len();
+    match n {
+        0 => Duration::ZERO,
+        _ if n % 2 == 1 => samples[n / 2],
+        _ => (samples[n / 2 - 1] + samples[n / 2]) / 2,
+    }
+}
+
+/// Three significant digits in a fitting unit: `190 ns`, `2.41 µs`, `41.0 ms`.
+fn human(duration: Duration) -> String {
+    let ns = duration.as_secs_f64() * 1e9;
+    let (value, unit) = match ns {
+        ns if ns < 1e3 => (ns, "ns"),
+        ns if ns < 1e6 => (ns / 1e3, "µs"),
+        ns if ns < 1e9 => (ns / 1e6, "ms"),
+        ns => (ns / 1e9, "s"),
+    };
+    let decimals = match value {
+        v if v < 10.0 => 2,
+        v if v < 100.0 => 1,
+        _ => 0,
+    };
+    format!("{value:.decimals$} {unit}")
+}
