@@ -73,6 +73,8 @@ pub struct MountedTool {
 pub struct Coordinator {
     session_id: String,
     parent_id: Option<String>,
+    depth: u32,
+    spawner: RwLock<Option<Arc<dyn crate::spawn::SessionSpawner>>>,
     plan: Arc<MountPlan>,
     hooks: HookRegistry,
     orchestrator: RwLock<Option<Arc<dyn Orchestrator>>>,
@@ -91,6 +93,18 @@ pub struct Coordinator {
 
 impl Coordinator {
     pub fn new(session_id: String, parent_id: Option<String>, plan: Arc<MountPlan>) -> Self {
+        Self::with_lineage(session_id, parent_id, plan, 0, CancellationToken::new())
+    }
+
+    /// A coordinator for a session `depth` levels below the top, sharing its
+    /// parent's cancellation through `cancellation`.
+    pub fn with_lineage(
+        session_id: String,
+        parent_id: Option<String>,
+        plan: Arc<MountPlan>,
+        depth: u32,
+        cancellation: CancellationToken,
+    ) -> Self {
         let hooks = HookRegistry::new();
         let mut defaults = JsonMap::new();
         defaults.insert("session_id".into(), Value::String(session_id.clone()));
@@ -99,6 +113,8 @@ impl Coordinator {
         Coordinator {
             session_id,
             parent_id,
+            depth,
+            spawner: RwLock::default(),
             plan,
             hooks,
             orchestrator: RwLock::default(),
@@ -109,7 +125,7 @@ impl Coordinator {
             capabilities: RwLock::default(),
             contributors: RwLock::default(),
             cleanups: Mutex::default(),
-            cancellation: CancellationToken::new(),
+            cancellation,
             approval: RwLock::default(),
             display: RwLock::default(),
             turn_injection_tokens: AtomicU64::new(0),
@@ -122,6 +138,24 @@ impl Coordinator {
 
     pub fn parent_id(&self) -> Option<&str> {
         self.parent_id.as_deref()
+    }
+
+    /// 0 for a top-level session, 1 for its children, and so on.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    pub fn set_spawner(&self, spawner: Arc<dyn crate::spawn::SessionSpawner>) {
+        *self.spawner.write().expect("service lock") = Some(spawner);
+    }
+
+    /// Runs (or resumes) a child session for one of the plan's agents.
+    pub async fn spawn(&self, request: crate::ops::SpawnRequest) -> ModuleResult<crate::ops::SpawnResult> {
+        let spawner = self.spawner.read().expect("service lock").clone();
+        match spawner {
+            Some(spawner) => spawner.spawn(request).await,
+            None => Err(ModuleError::unsupported("this session cannot spawn child sessions")),
+        }
     }
 
     pub fn plan(&self) -> &Arc<MountPlan> {
@@ -472,17 +506,36 @@ impl Coordinator {
         request: ChatRequest,
         stream: Option<StreamSink>,
     ) -> ModuleResult<ChatResponse> {
-        let mounted = match provider {
-            Some(name) => self.provider(name).ok_or_else(|| {
-                ModuleError::new(ErrorKind::NotFound, format!("no provider named '{name}' is mounted"))
-            })?,
+        let mounted = self.pick_provider(provider)?;
+        mounted.provider.complete(request, stream).await.map_err(|err| err.with_module(&mounted.module))
+    }
+
+    /// `complete` with the request and response as JSON text.
+    pub async fn complete_json(
+        &self,
+        provider: Option<&str>,
+        request: String,
+        stream: Option<StreamSink>,
+    ) -> ModuleResult<String> {
+        let mounted = self.pick_provider(provider)?;
+        mounted.provider.complete_json(request, stream).await.map_err(|err| err.with_module(&mounted.module))
+    }
+
+    fn pick_provider(&self, provider: Option<&str>) -> ModuleResult<MountedProvider> {
+        match provider {
+            Some(name) => self
+                .provider(name)
+                .ok_or_else(|| ModuleError::new(ErrorKind::NotFound, format!("no provider named '{name}' is mounted"))),
             None => self
                 .providers()
                 .into_iter()
                 .next()
-                .ok_or_else(|| ModuleError::new(ErrorKind::NotFound, "no provider is mounted"))?,
-        };
-        mounted.provider.complete(request, stream).await.map_err(|err| err.with_module(&mounted.module))
+                .ok_or_else(|| ModuleError::new(ErrorKind::NotFound, "no provider is mounted")),
+        }
+    }
+
+    pub async fn get_messages_for_request_json(&self, view: crate::traits::RequestView) -> ModuleResult<String> {
+        self.require_context()?.get_messages_for_request_json(view).await
     }
 
     pub async fn add_message(&self, message: Message) -> ModuleResult<()> {

@@ -15,6 +15,7 @@ pub mod coordinator;
 pub mod hooks;
 pub mod plan;
 pub mod session;
+pub mod spawn;
 pub mod traits;
 
 pub use cancellation::{CancelState, CancellationToken};

@@ -122,11 +122,17 @@ pub struct SessionOptions {
     pub is_resumed: bool,
     /// Fork metadata echoed in `session:fork`.
     pub metadata: Option<JsonMap>,
+    /// How many sessions up the top-level one is (0 for a top-level session).
+    pub depth: u32,
+    /// The parent's token for a child session, so cancelling the parent
+    /// cancels the child; a fresh token otherwise.
+    pub cancellation: Option<crate::cancellation::CancellationToken>,
 }
 
 pub struct Session {
     coordinator: Arc<Coordinator>,
     loader: Arc<dyn ModuleLoader>,
+    children: Arc<crate::spawn::ChildSpawner>,
     is_resumed: bool,
     metadata: Option<JsonMap>,
     initialized: AtomicBool,
@@ -137,10 +143,19 @@ pub struct Session {
 impl Session {
     pub fn new(plan: MountPlan, loader: Arc<dyn ModuleLoader>, options: SessionOptions) -> Self {
         let session_id = options.session_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-        let coordinator = Arc::new(Coordinator::new(session_id, options.parent_id, Arc::new(plan)));
+        let coordinator = Arc::new(Coordinator::with_lineage(
+            session_id,
+            options.parent_id,
+            Arc::new(plan),
+            options.depth,
+            options.cancellation.unwrap_or_default(),
+        ));
+        let children = crate::spawn::ChildSpawner::new(&coordinator, loader.clone());
+        coordinator.set_spawner(children.clone());
         Session {
             coordinator,
             loader,
+            children,
             is_resumed: options.is_resumed,
             metadata: options.metadata,
             initialized: AtomicBool::new(false),
@@ -313,6 +328,7 @@ impl Session {
 
     /// Emits `session:end` (only when initialized) and runs cleanups in reverse.
     pub async fn cleanup(&self) {
+        self.children.cleanup_children().await;
         if self.initialized.load(Ordering::SeqCst) {
             let mut data = JsonMap::new();
             data.insert("status".into(), json!(self.status()));

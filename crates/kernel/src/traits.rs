@@ -35,6 +35,18 @@ pub trait Provider: Send + Sync {
     fn list_models(&self) -> BoxFuture<'_, ModuleResult<Vec<ModelInfo>>>;
     /// One completion. With a `stream` sink the provider may stream deltas into it.
     fn complete(&self, request: ChatRequest, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<ChatResponse>>;
+
+    /// The same with the request and response as JSON text. A plugin
+    /// provider speaks JSON already, so a plugin orchestrator's request
+    /// crosses the host without being parsed and re-serialised (it carries
+    /// the whole history on every iteration).
+    fn complete_json(&self, request: String, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<String>> {
+        Box::pin(async move {
+            let request: ChatRequest = serde_json::from_str(&request)?;
+            let response = self.complete(request, stream).await?;
+            serde_json::to_string(&response).map_err(|err| ModuleError::internal(err.to_string()))
+        })
+    }
 }
 
 pub trait HookHandler: Send + Sync {
@@ -47,6 +59,13 @@ pub trait ContextManager: Send + Sync {
     fn get_messages(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
     /// A view fit for one request; never modifies the stored history.
     fn get_messages_for_request(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
+    /// The same view as JSON text (forwarded unparsed from a plugin context).
+    fn get_messages_for_request_json(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<String>> {
+        Box::pin(async move {
+            let messages = self.get_messages_for_request(view).await?;
+            serde_json::to_string(&messages).map_err(|err| ModuleError::internal(err.to_string()))
+        })
+    }
     fn set_messages(&self, messages: Vec<Message>) -> BoxFuture<'_, ModuleResult<()>>;
     fn clear(&self) -> BoxFuture<'_, ModuleResult<()>>;
 }

@@ -139,6 +139,13 @@ impl Provider for PluginProvider {
             self.module.call(plugin::COMPLETE, &params, stream).await
         })
     }
+
+    fn complete_json(&self, request: String, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<String>> {
+        Box::pin(async move {
+            let params = format!(r#"{{"request":{request},"stream":{}}}"#, stream.is_some());
+            self.module.call_raw(plugin::COMPLETE, &params, stream).await
+        })
+    }
 }
 
 /// A hook handler inside a plugin. The event's JSON is built once per event
@@ -189,6 +196,13 @@ impl ContextManager for PluginContext {
 
     fn get_messages_for_request(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<Vec<Message>>> {
         Box::pin(async move { self.module.call(plugin::GET_MESSAGES_FOR_REQUEST, &view, None).await })
+    }
+
+    fn get_messages_for_request_json(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<String>> {
+        Box::pin(async move {
+            let params = serde_json::to_string(&view)?;
+            self.module.call_raw(plugin::GET_MESSAGES_FOR_REQUEST, &params, None).await
+        })
     }
 
     fn set_messages(&self, messages: Vec<Message>) -> BoxFuture<'_, ModuleResult<()>> {

@@ -51,11 +51,44 @@ impl Builder {
     }
 
     fn entry(&self, crate_dir: &Path) -> Result<CacheEntry, String> {
-        let package = package_name(crate_dir)?;
-        let fingerprint = fingerprint(crate_dir)?;
+        let (package, fingerprint) = self.stamped_fingerprint(crate_dir)?;
         let dir = self.cache_dir.join("plugins").join(format!("{package}-{}", &fingerprint[..16]));
         let library = dir.join(library_file_name(&package));
         Ok(CacheEntry { package, dir, library })
+    }
+
+    /// The crate's package name and fingerprint, from the stat cache when
+    /// none of its inputs changed.
+    fn stamped_fingerprint(&self, crate_dir: &Path) -> Result<(String, String), String> {
+        let canonical = crate_dir.canonicalize().map_err(|err| format!("{}: {err}", crate_dir.display()))?;
+        let key = hex(&Sha256::digest(canonical.to_string_lossy().as_bytes()));
+        let stamp_path = self.cache_dir.join("fingerprints").join(format!("{}.json", &key[..16]));
+        if let Some(stamped) = std::fs::read(&stamp_path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<StampedFingerprint>(&bytes).ok())
+            .filter(StampedFingerprint::is_fresh)
+        {
+            return Ok((stamped.package, stamped.fingerprint));
+        }
+        let package = package_name(crate_dir)?;
+        let (fingerprint, inputs) = fingerprint_with_inputs(crate_dir)?;
+        let stamped = StampedFingerprint {
+            package: package.clone(),
+            fingerprint: fingerprint.clone(),
+            inputs: inputs
+                .into_iter()
+                .map(|path| {
+                    let (len, modified) = stat(&path);
+                    (path, len, modified)
+                })
+                .collect(),
+        };
+        // Best effort: without the stamp the next start just hashes again.
+        if let Ok(json) = serde_json::to_vec(&stamped) {
+            let _ = std::fs::create_dir_all(stamp_path.parent().expect("stamp dir"))
+                .and_then(|_| std::fs::write(&stamp_path, json));
+        }
+        Ok((package, fingerprint))
     }
 
     /// The library for the crate at `crate_dir`, building it on a cache miss.
@@ -230,13 +263,21 @@ fn workspace_root(crate_dir: &Path) -> Option<PathBuf> {
 
 /// Hash of everything that decides the built library's bytes.
 pub fn fingerprint(crate_dir: &Path) -> Result<String, String> {
+    fingerprint_with_inputs(crate_dir).map(|(fingerprint, _)| fingerprint)
+}
+
+/// The fingerprint and every path it was computed from (files read,
+/// directories listed), for the stat cache.
+fn fingerprint_with_inputs(crate_dir: &Path) -> Result<(String, Vec<PathBuf>), String> {
     let mut hasher = Sha256::new();
+    let mut inputs = Vec::new();
     hasher.update(env!("AMPLIFIER_HOST_RUSTC"));
     hasher.update(amplifier_abi::ABI_MAJOR.to_le_bytes());
     let workspace = workspace_root(crate_dir);
     if let Some(root) = &workspace {
         for file in ["Cargo.toml", "Cargo.lock"] {
             hash_file(&mut hasher, &root.join(file));
+            inputs.push(root.join(file));
         }
     }
     let mut seen = BTreeSet::new();
@@ -247,15 +288,16 @@ pub fn fingerprint(crate_dir: &Path) -> Result<String, String> {
         }
         let manifest = read_manifest(&dir)?;
         let mut files = vec![dir.join("Cargo.toml"), dir.join("build.rs"), dir.join("amplifier.toml")];
-        collect_files(&dir.join("src"), &mut files);
+        collect_files(&dir.join("src"), &mut files, &mut inputs);
         files.sort();
         for file in &files {
             hasher.update(file.strip_prefix(&dir).unwrap_or(file).to_string_lossy().as_bytes());
             hash_file(&mut hasher, file);
         }
+        inputs.extend(files);
         pending.extend(path_dependencies(&dir, &manifest, workspace.as_deref()));
     }
-    Ok(hex(&hasher.finalize()))
+    Ok((hex(&hasher.finalize()), inputs))
 }
 
 fn hash_file(hasher: &mut Sha256, path: &Path) {
@@ -265,15 +307,46 @@ fn hash_file(hasher: &mut Sha256, path: &Path) {
     }
 }
 
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Files under `dir` into `files`; every directory listed into `dirs` (a
+/// directory's mtime changes when an entry is added or removed).
+fn collect_files(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
+    dirs.push(dir.to_owned());
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            collect_files(&path, out);
+            collect_files(&path, files, dirs);
         } else {
-            out.push(path);
+            files.push(path);
         }
+    }
+}
+
+/// Size and modification time of a path; a missing path stamps as `(0, -1)`
+/// so its appearance is noticed.
+fn stat(path: &Path) -> (u64, i128) {
+    std::fs::metadata(path)
+        .ok()
+        .and_then(|m| {
+            let modified = m.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+            Some((m.len(), modified.as_nanos() as i128))
+        })
+        .unwrap_or((0, -1))
+}
+
+/// A fingerprint with the stats of its inputs. Start-up reads this instead
+/// of hashing the sources again when no input's size or mtime changed (the
+/// rule cargo uses for its own fingerprints).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StampedFingerprint {
+    package: String,
+    fingerprint: String,
+    inputs: Vec<(PathBuf, u64, i128)>,
+}
+
+impl StampedFingerprint {
+    fn is_fresh(&self) -> bool {
+        self.inputs.iter().all(|(path, len, modified)| stat(path) == (*len, *modified))
     }
 }
 
@@ -338,6 +411,22 @@ mod tests {
         assert_eq!(before, fingerprint(&ws.join("a")).unwrap(), "stable when nothing changed");
         write(&ws.join("b/src/lib.rs"), "pub fn b() { /* changed */ }");
         assert_ne!(before, fingerprint(&ws.join("a")).unwrap(), "a change in a path dependency rebuilds");
+    }
+
+    #[test]
+    fn the_stat_cache_notices_edits_and_new_files() {
+        let root = tempfile::tempdir().unwrap();
+        let krate = root.path().join("k");
+        write(&krate.join("Cargo.toml"), "[package]\nname = \"k\"\n");
+        write(&krate.join("src/lib.rs"), "pub fn k() {}");
+        let builder = Builder::new(&root.path().join("home"));
+        let (_, first) = builder.stamped_fingerprint(&krate).unwrap();
+        assert_eq!(builder.stamped_fingerprint(&krate).unwrap().1, first, "served from the stamp");
+        write(&krate.join("src/lib.rs"), "pub fn k() { /* edited, longer */ }");
+        let (_, edited) = builder.stamped_fingerprint(&krate).unwrap();
+        assert_ne!(edited, first, "an edit changes size or mtime");
+        write(&krate.join("src/extra/mod.rs"), "");
+        assert_ne!(builder.stamped_fingerprint(&krate).unwrap().1, edited, "a new file changes its directory");
     }
 
     #[test]

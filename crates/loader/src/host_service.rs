@@ -74,6 +74,16 @@ impl HostApi for HostService {
     }
 }
 
+/// `ops::ProviderComplete` with the request kept as unparsed JSON.
+#[derive(serde::Deserialize)]
+struct RawProviderComplete {
+    #[serde(default)]
+    provider: Option<String>,
+    request: Box<serde_json::value::RawValue>,
+    #[serde(default)]
+    stream: bool,
+}
+
 fn parse<T: DeserializeOwned>(op: &str, params: &str) -> Result<T, String> {
     serde_json::from_str(params).map_err(|err| {
         ModuleError::new(
@@ -113,10 +123,13 @@ fn host_operation(
             Box::pin(async move { answer(Ok(c.process_hook_result(p.result, &p.event, &p.hook_name).await)) })
         }
         host::PROVIDER_COMPLETE => {
-            let p: ops::ProviderComplete = parse(op, params)?;
+            // The request stays JSON text: it is forwarded, not read.
+            let p: RawProviderComplete = parse(op, params)?;
             let sink: Option<StreamSink> =
                 p.stream.then(|| Arc::new(move |event: Value| stream.event(event.to_string())) as StreamSink);
-            Box::pin(async move { answer(c.complete(p.provider.as_deref(), p.request, sink).await) })
+            Box::pin(async move {
+                c.complete_json(p.provider.as_deref(), p.request.get().to_owned(), sink).await.map_err(|e| e.to_wire())
+            })
         }
         host::PROVIDER_LIST => {
             let providers: Vec<ProviderDescriptor> = c
@@ -156,7 +169,7 @@ fn host_operation(
         host::CONTEXT_GET_MESSAGES => Box::pin(async move { answer(c.get_messages().await) }),
         host::CONTEXT_GET_MESSAGES_FOR_REQUEST => {
             let view: ops::RequestView = parse(op, params)?;
-            Box::pin(async move { answer(c.get_messages_for_request(view).await) })
+            Box::pin(async move { c.get_messages_for_request_json(view).await.map_err(|e| e.to_wire()) })
         }
         host::CONTEXT_SET_MESSAGES => {
             let p: ops::ContextSetMessages = parse(op, params)?;
@@ -182,8 +195,17 @@ fn host_operation(
                     .and_then(|v| v.as_str().map(str::to_owned))
                     .unwrap_or_default(),
                 tools: c.tool_names(),
+                depth: c.depth(),
             };
             Box::pin(async move { answer(Ok(info)) })
+        }
+        host::SESSION_SPAWN => {
+            let request: ops::SpawnRequest = parse(op, params)?;
+            Box::pin(async move { answer(c.spawn(request).await) })
+        }
+        host::SESSION_AGENTS => {
+            let agents = amplifier_kernel::spawn::agent_summaries(c.plan());
+            Box::pin(async move { answer(Ok(agents)) })
         }
         host::LOG_LEVEL => {
             let level = match LevelFilter::current() {

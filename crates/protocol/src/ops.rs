@@ -61,6 +61,10 @@ pub mod host {
     pub const SESSION_INFO: &str = "session.info";
     /// `{}` → the most verbose level the host logs (`"error"` … `"trace"`).
     pub const LOG_LEVEL: &str = "log.level";
+    /// `SpawnRequest` → `SpawnResult`: run (or resume) a child session of an agent.
+    pub const SESSION_SPAWN: &str = "session.spawn";
+    /// `{}` → `[AgentSummary]`: the agents a child session may be spawned for.
+    pub const SESSION_AGENTS: &str = "session.agents";
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -167,6 +171,39 @@ pub struct SessionInfo {
     pub cancellation: String,
     /// Names of the mounted tools.
     pub tools: Vec<String>,
+    /// 0 for a top-level session, 1 for its children, and so on.
+    #[serde(default)]
+    pub depth: u32,
+}
+
+/// Asks the kernel for a child session running one of the plan's agents.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct SpawnRequest {
+    /// A name from the plan's `agents:` section.
+    pub agent: String,
+    pub instruction: String,
+    /// Continue this earlier child session instead of starting a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Tool modules (plan `module` ids) the child must not get.
+    #[serde(default)]
+    pub exclude_tools: Vec<String>,
+    /// When set, the only tool modules of the parent the child inherits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inherit_tools: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpawnResult {
+    pub response: String,
+    pub session_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentSummary {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
 }
 
 /// Tool specs as a tool module describes itself.

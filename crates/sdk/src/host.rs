@@ -134,6 +134,16 @@ impl Host {
         self.call::<_, Value>(host::CAPABILITY_REGISTER, &params).await.map(drop)
     }
 
+    /// Runs (or, with `session_id`, resumes) a child session for one of the plan's agents.
+    pub async fn spawn(&self, request: ops::SpawnRequest) -> Result<ops::SpawnResult, ModuleError> {
+        self.call(host::SESSION_SPAWN, &request).await
+    }
+
+    /// The agents the plan offers for child sessions.
+    pub async fn agents(&self) -> Result<Vec<ops::AgentSummary>, ModuleError> {
+        self.call(host::SESSION_AGENTS, &serde_json::json!({})).await
+    }
+
     pub async fn session_info(&self) -> Result<SessionInfo, ModuleError> {
         self.call(host::SESSION_INFO, &serde_json::json!({})).await
     }

@@ -7,7 +7,7 @@ use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, RString};
 use amplifier_abi::bridge::{panic_error, CallFuture, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
-use amplifier_protocol::models::{JsonMap, ToolResult, ToolSpec};
+use amplifier_protocol::models::{HookResult, JsonMap, ToolResult, ToolSpec};
 use amplifier_protocol::ops::{self, plugin};
 use amplifier_protocol::{ErrorKind, ModuleError};
 use futures::future::BoxFuture;
@@ -95,14 +95,14 @@ impl<T: Tool> DynTool for T {
 
 /// One mounted module, whatever its kind, speaking JSON.
 pub trait ErasedModule: Send + Sync + 'static {
-    fn describe(&self) -> ModuleResult<Value>;
+    fn describe(&self) -> ModuleResult<String>;
     /// Parses `params` and returns the operation's future.
     fn start(
         self: Arc<Self>,
         op: &str,
         params: &str,
         stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<Value>>>;
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>>;
 }
 
 pub type MountFn<'a> = &'a dyn Fn(MountContext) -> ModuleResult<Arc<dyn ErasedModule>>;
@@ -112,8 +112,19 @@ fn parse<T: DeserializeOwned>(op: &str, params: &str) -> ModuleResult<T> {
         .map_err(|err| ModuleError::new(ErrorKind::InvalidRequest, format!("invalid parameters for '{op}': {err}")))
 }
 
-fn to_value(value: impl Serialize) -> ModuleResult<Value> {
-    serde_json::to_value(value).map_err(|err| ModuleError::internal(format!("unserialisable result: {err}")))
+/// Results go straight to JSON text: building a `Value` tree first doubled
+/// the allocations on every call (see the W2 benchmark).
+fn to_json(value: impl Serialize) -> ModuleResult<String> {
+    serde_json::to_string(&value).map_err(|err| ModuleError::internal(format!("unserialisable result: {err}")))
+}
+
+/// The JSON of a hook verdict; a plain "continue" (most answers) is `{}`,
+/// which the host reads back as the default result.
+fn hook_result_json(result: &HookResult) -> ModuleResult<String> {
+    if *result == HookResult::default() {
+        return Ok("{}".to_owned());
+    }
+    to_json(result)
 }
 
 fn unknown_op(op: &str, kind: &str) -> ModuleError {
@@ -123,8 +134,8 @@ fn unknown_op(op: &str, kind: &str) -> ModuleError {
 struct ToolsModule(Tools);
 
 impl ErasedModule for ToolsModule {
-    fn describe(&self) -> ModuleResult<Value> {
-        to_value(ops::ToolDescription { tools: self.0.tools.iter().map(|t| t.spec()).collect() })
+    fn describe(&self) -> ModuleResult<String> {
+        to_json(ops::ToolDescription { tools: self.0.tools.iter().map(|t| t.spec()).collect() })
     }
 
     fn start(
@@ -132,7 +143,7 @@ impl ErasedModule for ToolsModule {
         op: &str,
         params: &str,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<Value>>> {
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
         if op != plugin::EXECUTE_TOOL {
             return Err(unknown_op(op, "tool"));
         }
@@ -141,7 +152,7 @@ impl ErasedModule for ToolsModule {
             self.0.tools.iter().find(|t| t.spec().name == call.name).cloned().ok_or_else(|| {
                 ModuleError::new(ErrorKind::NotFound, format!("this module has no tool '{}'", call.name))
             })?;
-        Ok(Box::pin(async move { to_value(tool.execute(call.input).await) }))
+        Ok(Box::pin(async move { to_json(tool.execute(call.input).await) }))
     }
 }
 
@@ -152,8 +163,8 @@ pub fn erase_tools(tools: Tools) -> Arc<dyn ErasedModule> {
 struct ProviderModule<P>(Arc<P>);
 
 impl<P: Provider> ErasedModule for ProviderModule<P> {
-    fn describe(&self) -> ModuleResult<Value> {
-        to_value(ops::ProviderDescription { info: self.0.info() })
+    fn describe(&self) -> ModuleResult<String> {
+        to_json(ops::ProviderDescription { info: self.0.info() })
     }
 
     fn start(
@@ -161,15 +172,15 @@ impl<P: Provider> ErasedModule for ProviderModule<P> {
         op: &str,
         params: &str,
         stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<Value>>> {
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
         let provider = self.0.clone();
         match op {
             plugin::COMPLETE => {
                 let call: ops::Complete = parse(op, params)?;
                 let stream = if call.stream { stream } else { Stream { sink: None } };
-                Ok(Box::pin(async move { to_value(provider.complete(call.request, stream).await?) }))
+                Ok(Box::pin(async move { to_json(provider.complete(call.request, stream).await?) }))
             }
-            plugin::LIST_MODELS => Ok(Box::pin(async move { to_value(provider.list_models().await?) })),
+            plugin::LIST_MODELS => Ok(Box::pin(async move { to_json(provider.list_models().await?) })),
             _ => Err(unknown_op(op, "provider")),
         }
     }
@@ -182,8 +193,8 @@ pub fn erase_provider(provider: impl Provider) -> Arc<dyn ErasedModule> {
 struct HookModule<H>(Arc<H>);
 
 impl<H: HookHandler> ErasedModule for HookModule<H> {
-    fn describe(&self) -> ModuleResult<Value> {
-        to_value(ops::HookDescription { subscriptions: self.0.subscriptions() })
+    fn describe(&self) -> ModuleResult<String> {
+        to_json(ops::HookDescription { subscriptions: self.0.subscriptions() })
     }
 
     fn start(
@@ -191,13 +202,13 @@ impl<H: HookHandler> ErasedModule for HookModule<H> {
         op: &str,
         params: &str,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<Value>>> {
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
         if op != plugin::HANDLE {
             return Err(unknown_op(op, "hook"));
         }
         let call: ops::HandleEvent = parse(op, params)?;
         let hook = self.0.clone();
-        Ok(Box::pin(async move { to_value(hook.handle(&call.event, call.data).await?) }))
+        Ok(Box::pin(async move { hook_result_json(&hook.handle(&call.event, call.data).await?) }))
     }
 }
 
@@ -208,8 +219,8 @@ pub fn erase_hook(hook: impl HookHandler) -> Arc<dyn ErasedModule> {
 struct ContextModule<C>(Arc<C>);
 
 impl<C: ContextManager> ErasedModule for ContextModule<C> {
-    fn describe(&self) -> ModuleResult<Value> {
-        Ok(Value::Object(JsonMap::new()))
+    fn describe(&self) -> ModuleResult<String> {
+        Ok("{}".to_owned())
     }
 
     fn start(
@@ -217,23 +228,23 @@ impl<C: ContextManager> ErasedModule for ContextModule<C> {
         op: &str,
         params: &str,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<Value>>> {
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
         let context = self.0.clone();
         Ok(match op {
             plugin::ADD_MESSAGE => {
                 let call: ops::ContextAddMessage = parse(op, params)?;
-                Box::pin(async move { to_value(context.add_message(call.message).await?) })
+                Box::pin(async move { to_json(context.add_message(call.message).await?) })
             }
-            plugin::GET_MESSAGES => Box::pin(async move { to_value(context.get_messages().await?) }),
+            plugin::GET_MESSAGES => Box::pin(async move { to_json(context.get_messages().await?) }),
             plugin::GET_MESSAGES_FOR_REQUEST => {
                 let view: ops::RequestView = parse(op, params)?;
-                Box::pin(async move { to_value(context.get_messages_for_request(view).await?) })
+                Box::pin(async move { to_json(context.get_messages_for_request(view).await?) })
             }
             plugin::SET_MESSAGES => {
                 let call: ops::ContextSetMessages = parse(op, params)?;
-                Box::pin(async move { to_value(context.set_messages(call.messages).await?) })
+                Box::pin(async move { to_json(context.set_messages(call.messages).await?) })
             }
-            plugin::CLEAR => Box::pin(async move { to_value(context.clear().await?) }),
+            plugin::CLEAR => Box::pin(async move { to_json(context.clear().await?) }),
             _ => return Err(unknown_op(op, "context")),
         })
     }
@@ -246,8 +257,8 @@ pub fn erase_context(context: impl ContextManager) -> Arc<dyn ErasedModule> {
 struct OrchestratorModule<O>(Arc<O>);
 
 impl<O: Orchestrator> ErasedModule for OrchestratorModule<O> {
-    fn describe(&self) -> ModuleResult<Value> {
-        Ok(Value::Object(JsonMap::new()))
+    fn describe(&self) -> ModuleResult<String> {
+        Ok("{}".to_owned())
     }
 
     fn start(
@@ -255,13 +266,13 @@ impl<O: Orchestrator> ErasedModule for OrchestratorModule<O> {
         op: &str,
         params: &str,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<Value>>> {
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
         if op != plugin::EXECUTE {
             return Err(unknown_op(op, "orchestrator"));
         }
         let call: ops::Execute = parse(op, params)?;
         let orchestrator = self.0.clone();
-        Ok(Box::pin(async move { to_value(orchestrator.execute(call.prompt).await?) }))
+        Ok(Box::pin(async move { to_json(orchestrator.execute(call.prompt).await?) }))
     }
 }
 
@@ -285,7 +296,7 @@ fn wire(result: ModuleResult<String>) -> RResult<RString, RString> {
 impl PluginInstance for Instance {
     fn describe(&self) -> RResult<RString, RString> {
         match catch_unwind(AssertUnwindSafe(|| self.module.describe())) {
-            Ok(result) => wire(result.map(|v| v.to_string())),
+            Ok(result) => wire(result),
             Err(panic) => RResult::RErr(panic_error(&*panic).into()),
         }
     }
@@ -299,12 +310,7 @@ impl PluginInstance for Instance {
             |shared| {
                 let stream = Stream { sink: Some(shared) };
                 let future = module.start(op.as_str(), params.as_str(), stream).map_err(|err| err.to_wire())?;
-                let call: CallFuture = Box::pin(async move {
-                    match future.await {
-                        Ok(value) => Ok(value.to_string()),
-                        Err(err) => Err(err.to_wire()),
-                    }
-                });
+                let call: CallFuture = Box::pin(async move { future.await.map_err(|err| err.to_wire()) });
                 Ok(call)
             },
             |task| {

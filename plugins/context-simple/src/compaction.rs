@@ -7,6 +7,8 @@
 //!    working with);
 //! 2. the oldest messages are omitted, except system messages, the first user
 //!    message (usually the task) and the most recent share of the conversation;
+//!    if that is not enough, the oldest of that recent share go too, down to
+//!    the current turn, so the view still fills the budget;
 //! 3. only system messages and the current turn (the last user message and
 //!    what follows it) are kept, the turn's oldest units omitted if even that
 //!    is too big.
@@ -250,10 +252,20 @@ impl<'a> Plan<'a> {
         // A unit's members can interleave with other units, so it is recent
         // when its last member is.
         let mut protected: Vec<bool> = self.units.iter().map(|unit| unit[unit.len() - 1] >= recent_from).collect();
-        if let Some(first_prompt) = (0..self.units.len()).find(|&u| is_user_prompt(self.first(u))) {
+        let first_prompt = (0..self.units.len()).find(|&u| is_user_prompt(self.first(u)));
+        if let Some(first_prompt) = first_prompt {
             protected[first_prompt] = true;
         }
-        self.omit_oldest_until_fits(&protected)
+        if self.omit_oldest_until_fits(&protected) {
+            return true;
+        }
+        // The recent share alone is over budget: keep as much of it as fits,
+        // newest last, rather than falling back to the bare current turn.
+        let last_prompt = (0..self.units.len()).rev().find(|&u| is_user_prompt(self.first(u)));
+        let turn_start = last_prompt.unwrap_or(self.units.len().saturating_sub(1));
+        let essential: Vec<bool> =
+            (0..self.units.len()).map(|unit| Some(unit) == first_prompt || unit >= turn_start).collect();
+        self.omit_oldest_until_fits(&essential)
     }
 
     /// Level 3: keeps the last user message and what follows it, starting
@@ -547,6 +559,27 @@ mod tests {
             compacted.messages[1].content.text(),
             format!("[context compacted: {omitted} earlier messages omitted]")
         );
+    }
+
+    #[test]
+    fn level_2_fills_the_budget_when_the_recent_share_alone_is_too_big() {
+        let mut history = vec![Message::system("sys"), Message::user("the task")];
+        for i in 0..100 {
+            history.push(assistant(&format!("answer {i} {}", long(400))));
+            history.push(Message::user(format!("more {i} {}", long(400))));
+        }
+        let history = numbered(history);
+        // A tenth of the history: less than the protected 30%, far more than the last turn.
+        let budget = tokens::estimate_all(&history) / 10;
+        let compacted = compact_ok(&history, budget);
+        assert_invariants(&history, &compacted, budget);
+        assert_eq!(compacted.stats.level, 2);
+        let kept = kept(&compacted.messages);
+        assert_eq!(kept[..2], [0, 1], "system and first user message kept");
+        let tail = &kept[2..];
+        assert_eq!(tail, (tail[0]..history.len()).collect::<Vec<_>>(), "one contiguous, most recent tail");
+        assert!(tail.len() >= 15, "the view uses the budget: kept {} recent messages", tail.len());
+        assert!(compacted.stats.tokens_after * 10 >= budget * 8, "at least 80% of the budget is used");
     }
 
     #[test]

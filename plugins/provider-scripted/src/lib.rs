@@ -14,7 +14,11 @@
 //! After the last turn it repeats that turn, or echoes the last user message.
 //! Tool call ids are `call_1`, `call_2`, … so runs are reproducible.
 
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
@@ -65,6 +69,10 @@ struct Config {
     echo_last_user: bool,
     #[serde(default = "default_chunk")]
     stream_chunk_chars: usize,
+    /// Append every request received (messages and tools) as a JSON line here,
+    /// so tests can check exactly what a model was shown.
+    #[serde(default)]
+    requests_log: Option<PathBuf>,
 }
 
 fn default_chunk() -> usize {
@@ -79,6 +87,7 @@ struct ScriptedProvider {
     /// Calls answered so far.
     calls: AtomicUsize,
     next_call_id: AtomicU64,
+    requests_log: Option<Mutex<File>>,
 }
 
 impl ScriptedProvider {
@@ -93,7 +102,17 @@ impl ScriptedProvider {
         None
     }
 
+    fn record(&self, request: &ChatRequest) -> ModuleResult<()> {
+        let Some(log) = &self.requests_log else { return Ok(()) };
+        let mut line = serde_json::to_vec(&json!({"messages": request.messages, "tools": request.tools}))
+            .map_err(|err| ModuleError::internal(err.to_string()))?;
+        line.push(b'\n');
+        let mut file = log.lock().map_err(|_| ModuleError::internal("requests log lock poisoned"))?;
+        file.write_all(&line).map_err(|err| ModuleError::internal(format!("cannot write the requests log: {err}")))
+    }
+
     fn respond(&self, request: &ChatRequest, stream: &Stream) -> ModuleResult<ChatResponse> {
+        self.record(request)?;
         let n = self.calls.fetch_add(1, Ordering::Relaxed);
         let past_end = self.turn_for(n).is_none();
         let turn = match (self.turn_for(n), self.echo_last_user) {
@@ -211,7 +230,18 @@ impl Provider for ScriptedProvider {
 
 fn mount(ctx: MountContext) -> ModuleResult<ScriptedProvider> {
     let config: Config = ctx.config()?;
+    let requests_log = match &config.requests_log {
+        Some(path) => Some(Mutex::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|err| ModuleError::internal(format!("cannot open {}: {err}", path.display())))?,
+        )),
+        None => None,
+    };
     Ok(ScriptedProvider {
+        requests_log,
         turns: config.script,
         echo_last_user: config.echo_last_user,
         chunk_chars: config.stream_chunk_chars.max(1),

@@ -1,0 +1,254 @@
+//! Child sessions: the kernel capability behind `tool-task` and any module
+//! that delegates work to an agent.
+//!
+//! A child runs the plan's `agents.<name>` overlay merged onto the parent's
+//! plan, with its own coordinator, context and hooks. It carries the
+//! parent's id in every event (`parent_id`), emits `session:fork`, follows
+//! the parent's cancellation, and stays alive for the parent's lifetime so
+//! it can be resumed by id. Policy (which tools a child gets, how deep
+//! delegation may go) belongs to the module asking; the kernel only records
+//! the depth.
+
+use std::sync::{Arc, Weak};
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::coordinator::Coordinator;
+use crate::errors::{ErrorKind, ModuleError};
+use crate::models::{JsonMap, Message};
+use crate::ops::{AgentSummary, SpawnRequest, SpawnResult};
+use crate::plan::{ModuleSpec, MountPlan};
+use crate::session::{ModuleLoader, Session, SessionOptions};
+use crate::traits::{BoxFuture, ModuleResult};
+
+/// Starts and resumes child sessions for one parent session.
+pub trait SessionSpawner: Send + Sync {
+    fn spawn(&self, request: SpawnRequest) -> BoxFuture<'_, ModuleResult<SpawnResult>>;
+}
+
+pub(crate) struct ChildSpawner {
+    parent: Weak<Coordinator>,
+    loader: Arc<dyn ModuleLoader>,
+    children: tokio::sync::Mutex<IndexMap<String, Arc<Session>>>,
+}
+
+impl ChildSpawner {
+    pub(crate) fn new(parent: &Arc<Coordinator>, loader: Arc<dyn ModuleLoader>) -> Arc<Self> {
+        Arc::new(ChildSpawner { parent: Arc::downgrade(parent), loader, children: tokio::sync::Mutex::default() })
+    }
+
+    /// Ends every child session (at the parent's cleanup), newest first.
+    /// Boxed: a child's cleanup ends its own children, recursively.
+    pub(crate) fn cleanup_children(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let children: Vec<Arc<Session>> = self.children.lock().await.drain(..).map(|(_, s)| s).collect();
+            for child in children.into_iter().rev() {
+                child.cleanup().await;
+            }
+        })
+    }
+
+    async fn run(&self, request: SpawnRequest) -> ModuleResult<SpawnResult> {
+        let parent = self.parent.upgrade().ok_or_else(|| ModuleError::unsupported("the parent session has ended"))?;
+        if let Some(id) = &request.session_id {
+            let child = self.children.lock().await.get(id).cloned().ok_or_else(|| {
+                ModuleError::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "no child session '{id}' in this session (children are resumable for the parent's lifetime)"
+                    ),
+                )
+            })?;
+            let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
+            return Ok(SpawnResult { response, session_id: id.clone() });
+        }
+
+        let overlay = parent.plan().agents.get(&request.agent).ok_or_else(|| {
+            let known: Vec<&str> = parent.plan().agents.keys().map(String::as_str).collect();
+            ModuleError::new(
+                ErrorKind::NotFound,
+                format!("no agent '{}' in the plan's `agents:` (known: {})", request.agent, known.join(", ")),
+            )
+        })?;
+        let plan = agent_plan(parent.plan(), &request.agent, overlay, &request)
+            .map_err(|message| ModuleError::new(ErrorKind::InvalidRequest, message))?;
+        let session_id = child_session_id(parent.session_id(), &request.agent);
+        let mut metadata = JsonMap::new();
+        metadata.insert("agent".into(), Value::String(request.agent.clone()));
+        let child = Arc::new(Session::new(
+            plan,
+            self.loader.clone(),
+            SessionOptions {
+                session_id: Some(session_id.clone()),
+                parent_id: Some(parent.session_id().to_owned()),
+                metadata: Some(metadata),
+                depth: parent.depth() + 1,
+                cancellation: Some(parent.cancellation().child()),
+                ..SessionOptions::default()
+            },
+        ));
+        let report = child.initialize().await.map_err(|e| agent_error(&request.agent, e))?;
+        if !report.failures.is_empty() {
+            let failures: Vec<String> = report
+                .failures
+                .iter()
+                .map(|f| format!("{} {} ({}): {}", f.kind, f.module, f.field_path, f.error))
+                .collect();
+            child.cleanup().await;
+            return Err(ModuleError::internal(format!(
+                "agent '{}': {} module(s) failed to load: {}",
+                request.agent,
+                failures.len(),
+                failures.join("; ")
+            )));
+        }
+        if let Some(instruction) = overlay.pointer("/system/instruction").and_then(Value::as_str) {
+            child.coordinator().add_message(Message::system(instruction)).await?;
+        }
+        self.children.lock().await.insert(session_id.clone(), child.clone());
+        let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
+        Ok(SpawnResult { response, session_id })
+    }
+}
+
+impl SessionSpawner for ChildSpawner {
+    fn spawn(&self, request: SpawnRequest) -> BoxFuture<'_, ModuleResult<SpawnResult>> {
+        Box::pin(self.run(request))
+    }
+}
+
+fn agent_error(agent: &str, err: impl std::fmt::Display) -> ModuleError {
+    ModuleError::internal(format!("agent '{agent}' failed: {err}"))
+}
+
+/// Upstream's child id scheme: `{parent-span16}-{child-span16}_{agent}`.
+fn child_session_id(parent: &str, agent: &str) -> String {
+    let span = |id: &str| id.chars().filter(char::is_ascii_hexdigit).take(16).collect::<String>();
+    let child = uuid::Uuid::new_v4().simple().to_string();
+    format!("{}-{}_{agent}", span(parent), &child[..16])
+}
+
+/// The agents a plan offers, with their descriptions.
+pub fn agent_summaries(plan: &MountPlan) -> Vec<AgentSummary> {
+    plan.agents
+        .iter()
+        .map(|(name, overlay)| AgentSummary {
+            name: name.clone(),
+            description: overlay.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        })
+        .collect()
+}
+
+/// The parent's plan with the agent's overlay applied: `session.orchestrator`
+/// and `session.context` replace the parent's; `providers`, `tools` and
+/// `hooks` entries replace the parent's entry of the same mount name or are
+/// added. Tool modules are then filtered by the request's policy.
+pub fn agent_plan(
+    parent: &MountPlan,
+    agent: &str,
+    overlay: &Value,
+    request: &SpawnRequest,
+) -> Result<MountPlan, String> {
+    let at = format!("agents.{agent}");
+    let overlay = overlay.as_object().ok_or_else(|| format!("{at}: expected a map"))?;
+    let mut plan = parent.clone();
+    if let Some(session) = overlay.get("session").and_then(Value::as_object) {
+        if let Some(spec) = session.get("orchestrator") {
+            plan.session.orchestrator = spec_from_value(spec, &format!("{at}.session.orchestrator"))?;
+        }
+        if let Some(spec) = session.get("context") {
+            plan.session.context = spec_from_value(spec, &format!("{at}.session.context"))?;
+        }
+    }
+    if let Some(allowed) = &request.inherit_tools {
+        plan.tools.retain(|t| allowed.contains(&t.module));
+    }
+    for (key, list) in [("providers", &mut plan.providers), ("tools", &mut plan.tools), ("hooks", &mut plan.hooks)] {
+        let Some(entries) = overlay.get(key) else { continue };
+        let entries = entries.as_array().ok_or_else(|| format!("{at}.{key}: expected a list"))?;
+        for (index, entry) in entries.iter().enumerate() {
+            let spec = spec_from_value(entry, &format!("{at}.{key}[{index}]"))?;
+            match list.iter_mut().find(|existing| existing.mount_name() == spec.mount_name()) {
+                Some(existing) => *existing = spec,
+                None => list.push(spec),
+            }
+        }
+    }
+    plan.tools.retain(|t| !request.exclude_tools.contains(&t.module));
+    Ok(plan)
+}
+
+fn spec_from_value(value: &Value, field_path: &str) -> Result<ModuleSpec, String> {
+    let mut spec = match value {
+        Value::String(module) => ModuleSpec::new(module.clone()),
+        Value::Object(_) => {
+            serde_json::from_value::<ModuleSpec>(value.clone()).map_err(|err| format!("{field_path}: {err}"))?
+        }
+        _ => return Err(format!("{field_path}: expected a module id or a map with `module`")),
+    };
+    if spec.module.is_empty() {
+        return Err(format!("{field_path}.module: expected a non-empty string"));
+    }
+    spec.field_path = field_path.to_owned();
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::SessionSettings;
+    use serde_json::json;
+
+    fn parent() -> MountPlan {
+        let mut plan =
+            MountPlan::new(SessionSettings::new(ModuleSpec::new("loop-basic"), ModuleSpec::new("context-simple")));
+        plan.providers.push(ModuleSpec::new("provider-a"));
+        plan.tools = vec![ModuleSpec::new("tool-echo"), ModuleSpec::new("tool-task"), ModuleSpec::new("tool-bash")];
+        plan
+    }
+
+    #[test]
+    fn overlay_replaces_by_mount_name_and_filters_tools() {
+        let overlay = json!({
+            "description": "writes things",
+            "session": {"orchestrator": "loop-streaming"},
+            "providers": [{"module": "provider-a", "config": {"model": "small"}}, {"module": "provider-b"}],
+            "tools": [{"module": "tool-web"}]
+        });
+        let request = SpawnRequest { exclude_tools: vec!["tool-task".into()], ..SpawnRequest::default() };
+        let plan = agent_plan(&parent(), "writer", &overlay, &request).unwrap();
+        assert_eq!(plan.session.orchestrator.module, "loop-streaming");
+        assert_eq!(plan.session.orchestrator.field_path, "agents.writer.session.orchestrator");
+        assert_eq!(plan.providers.len(), 2);
+        assert_eq!(plan.providers[0].config["model"], "small");
+        let tools: Vec<&str> = plan.tools.iter().map(|t| t.module.as_str()).collect();
+        assert_eq!(tools, ["tool-echo", "tool-bash", "tool-web"]);
+    }
+
+    #[test]
+    fn inherit_tools_is_an_allow_list_for_the_parents_tools() {
+        let request = SpawnRequest { inherit_tools: Some(vec!["tool-echo".into()]), ..SpawnRequest::default() };
+        let plan = agent_plan(&parent(), "a", &json!({"tools": [{"module": "tool-web"}]}), &request).unwrap();
+        let tools: Vec<&str> = plan.tools.iter().map(|t| t.module.as_str()).collect();
+        assert_eq!(tools, ["tool-echo", "tool-web"]);
+    }
+
+    #[test]
+    fn malformed_overlays_name_the_field() {
+        let err = agent_plan(&parent(), "a", &json!({"tools": {"module": "x"}}), &SpawnRequest::default()).unwrap_err();
+        assert_eq!(err, "agents.a.tools: expected a list");
+        let err = agent_plan(&parent(), "a", &json!({"tools": [42]}), &SpawnRequest::default()).unwrap_err();
+        assert_eq!(err, "agents.a.tools[0]: expected a module id or a map with `module`");
+    }
+
+    #[test]
+    fn child_ids_follow_upstreams_scheme() {
+        let id = child_session_id("0123456789abcdef-0123-4567-89ab-cdef01234567", "writer");
+        let (spans, agent) = id.split_once('_').unwrap();
+        assert_eq!(agent, "writer");
+        let (parent, child) = spans.split_once('-').unwrap();
+        assert_eq!(parent, "0123456789abcdef");
+        assert_eq!(child.len(), 16);
+    }
+}
