@@ -213,3 +213,39 @@ fn tool_input_is_validated_against_the_tool_schema() {
     let message = error["data"]["error"]["msg"].as_str().unwrap();
     assert!(message.contains("invalid input for tool 'echo'") && message.contains("/text"), "{message}");
 }
+
+#[test]
+fn tools_mounted_at_run_time_are_offered_and_routed_back_to_their_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = dir.path().join("requests.jsonl");
+    let script = r#"[{tool_calls: [{name: add_tool, arguments: {name: greet}}]}, {tool_calls: [{name: greet, arguments: {who: you}}]}, {tool_calls: [{name: remove_tool, arguments: {name: greet}}]}, {tool_calls: [{name: greet}]}, {text: "done"}]"#;
+    let provider =
+        scripted(script).replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
+    let plan =
+        plan_yaml(&provider, &format!("  - {{module: tool-dynamic, source: \"{}\"}}", fixture("tool-dynamic")), "  []");
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output =
+        amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let greeted = lines
+        .iter()
+        .find(|l| l["event"] == "tool:post" && l["data"]["tool_name"] == "greet")
+        .expect("the mounted tool ran");
+    assert_eq!(greeted["data"]["result"]["output"], serde_json::json!({"dynamic": "greet", "input": {"who": "you"}}));
+    let after_removal = lines
+        .iter()
+        .find(|l| l["event"] == "tool:error" && l["data"]["tool_name"] == "greet")
+        .expect("the unmounted tool is gone");
+    assert_eq!(after_removal["data"]["error"]["type"], "ToolNotFound");
+    // The model was offered the tool between mounting and unmounting only.
+    let offered: Vec<bool> = std::fs::read_to_string(&requests)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let request: Value = serde_json::from_str(l).unwrap();
+            request["tools"].as_array().unwrap().iter().any(|t| t["name"] == "greet")
+        })
+        .collect();
+    assert_eq!(offered, [false, true, true, false, false]);
+}

@@ -5,7 +5,9 @@
 //! finished session alive). Calls are answered like plugin calls are: polled
 //! once inline, spawned on the host's runtime when they must wait.
 
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
+
+use crate::adapters::{PluginModule, PluginTool};
 
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr};
@@ -19,23 +21,35 @@ use serde::Serialize;
 use serde_json::Value;
 use tracing::level_filters::LevelFilter;
 
+/// The instance a `HostService` serves, known only once `instantiate`
+/// returned; tools it mounts at run time are routed back to it.
+pub type InstanceSlot = Arc<OnceLock<Weak<PluginModule>>>;
+
 pub struct HostService {
     coordinator: Weak<Coordinator>,
     module: String,
+    instance: InstanceSlot,
     runtime: tokio::runtime::Handle,
     calls: Arc<PendingCalls>,
 }
 
 impl HostService {
-    /// The `HostApi` object handed to a plugin instance of `module`.
-    pub fn new_api(coordinator: &Arc<Coordinator>, module: &str, runtime: tokio::runtime::Handle) -> HostApiBox {
+    /// The `HostApi` object handed to a plugin instance of `module`, and the
+    /// slot to fill with the instance once it exists.
+    pub fn new_api(
+        coordinator: &Arc<Coordinator>,
+        module: &str,
+        runtime: tokio::runtime::Handle,
+    ) -> (HostApiBox, InstanceSlot) {
+        let instance = InstanceSlot::default();
         let service = HostService {
             coordinator: Arc::downgrade(coordinator),
             module: module.to_owned(),
+            instance: instance.clone(),
             runtime,
             calls: PendingCalls::new(),
         };
-        HostApi_TO::from_value(service, TD_Opaque)
+        (HostApi_TO::from_value(service, TD_Opaque), instance)
     }
 }
 
@@ -61,7 +75,7 @@ impl HostApi for HostService {
         let runtime = self.runtime.clone();
         self.calls.start(
             sink,
-            |shared| host_operation(coordinator, op.as_str(), params.as_str(), shared),
+            |shared| host_operation(coordinator, &self.instance, op.as_str(), params.as_str(), shared),
             |task| {
                 let handle = runtime.spawn(task);
                 Box::new(move || handle.abort())
@@ -104,6 +118,7 @@ fn answer(result: Result<impl Serialize, ModuleError>) -> Result<String, String>
 /// Builds the future answering one host operation.
 fn host_operation(
     coordinator: Arc<Coordinator>,
+    instance: &InstanceSlot,
     op: &str,
     params: &str,
     stream: Arc<SharedSink>,
@@ -157,6 +172,27 @@ fn host_operation(
                 }
                 answer(Ok(result))
             })
+        }
+        host::TOOLS_MOUNT => {
+            let p: ops::MountTools = parse(op, params)?;
+            let module = instance.get().and_then(Weak::upgrade).ok_or_else(|| {
+                ModuleError::unsupported("tools can be mounted only after the module finished mounting").to_wire()
+            })?;
+            for spec in p.tools {
+                c.mount_tool(module.name(), Arc::new(PluginTool::new(module.clone(), spec)));
+            }
+            Box::pin(async move { answer(Ok(Value::Null)) })
+        }
+        host::TOOLS_UNMOUNT => {
+            let p: ops::UnmountTools = parse(op, params)?;
+            let module = instance.get().and_then(Weak::upgrade).map(|m| m.name().to_owned()).unwrap_or_default();
+            for name in p.names {
+                // Only the module that mounted a tool may take it away.
+                if c.tool(&name).is_some_and(|t| t.module == module) {
+                    c.unmount_tool(&name);
+                }
+            }
+            Box::pin(async move { answer(Ok(Value::Null)) })
         }
         host::TOOL_LIST => {
             let specs = c.tool_specs();

@@ -206,7 +206,7 @@ impl ModuleLoader for DylibLoader {
                     ),
                 ));
             }
-            let host =
+            let (host, instance_slot) =
                 host_service::HostService::new_api(coordinator, spec.mount_name(), tokio::runtime::Handle::current());
             let config = serde_json::to_string(&spec.config).unwrap_or_else(|_| "{}".to_owned());
             let instance = (library.root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
@@ -219,6 +219,7 @@ impl ModuleLoader for DylibLoader {
                     )
                 })?;
             let module = PluginModule::new(instance, spec.mount_name().to_owned());
+            let _ = instance_slot.set(Arc::downgrade(&module));
             let described = |err: amplifier_kernel::ModuleError| {
                 LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {}", err.message))
             };

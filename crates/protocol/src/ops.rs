@@ -48,6 +48,11 @@ pub mod host {
     pub const TOOL_EXECUTE: &str = "tool.execute";
     /// `{}` → `[ToolSpec]`.
     pub const TOOL_LIST: &str = "tool.list";
+    /// `MountTools` → null: mounts tools now; calls to them come back to the
+    /// mounting instance's `execute` (for tools discovered at run time).
+    pub const TOOLS_MOUNT: &str = "tools.mount";
+    /// `UnmountTools` → null: unmounts tools this instance mounted.
+    pub const TOOLS_UNMOUNT: &str = "tools.unmount";
     pub const CONTEXT_ADD_MESSAGE: &str = "context.add_message";
     pub const CONTEXT_GET_MESSAGES: &str = "context.get_messages";
     pub const CONTEXT_GET_MESSAGES_FOR_REQUEST: &str = "context.get_messages_for_request";
@@ -149,6 +154,16 @@ pub struct HostExecuteTool {
     /// When given, the host tracks the call as running for cancellation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MountTools {
+    pub tools: Vec<ToolSpec>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnmountTools {
+    pub names: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -92,6 +92,17 @@ impl Host {
         self.call_streaming(host::PROVIDER_COMPLETE, &params, Some(on_event)).await
     }
 
+    /// Mounts tools now; the host sends their calls to this module's
+    /// [`crate::ToolDispatcher`]. A tool of the same name is replaced.
+    pub async fn mount_tools(&self, tools: Vec<ToolSpec>) -> Result<(), ModuleError> {
+        self.call::<_, Value>(host::TOOLS_MOUNT, &ops::MountTools { tools }).await.map(drop)
+    }
+
+    /// Unmounts tools this module mounted.
+    pub async fn unmount_tools(&self, names: Vec<String>) -> Result<(), ModuleError> {
+        self.call::<_, Value>(host::TOOLS_UNMOUNT, &ops::UnmountTools { names }).await.map(drop)
+    }
+
     pub async fn tools(&self) -> Result<Vec<ToolSpec>, ModuleError> {
         self.call(host::TOOL_LIST, &serde_json::json!({})).await
     }

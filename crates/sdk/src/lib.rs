@@ -40,7 +40,7 @@ pub use amplifier_protocol::models::{self, *};
 pub use amplifier_protocol::ops::{self, HookOutcome, ProviderDescriptor, RequestView, SessionInfo, Subscription};
 pub use amplifier_protocol::{events, ErrorKind, ModuleError};
 pub use host::Host;
-pub use module::{MountContext, Stream, Tools};
+pub use module::{MountContext, Stream, ToolDispatcher, Tools};
 pub use runtime::runtime;
 pub use serde_json::{json, Value};
 
@@ -52,7 +52,7 @@ pub mod prelude {
     pub use crate::models::*;
     pub use crate::{
         export_module, json, ContextManager, ErrorKind, HookHandler, Host, ModuleError, ModuleResult, MountContext,
-        Orchestrator, Provider, RequestView, Stream, Subscription, Tool, Tools, Value,
+        Orchestrator, Provider, RequestView, Stream, Subscription, Tool, ToolDispatcher, Tools, Value,
     };
 }
 

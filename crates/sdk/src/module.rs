@@ -65,6 +65,7 @@ impl Stream {
 #[derive(Default)]
 pub struct Tools {
     tools: Vec<Arc<dyn DynTool>>,
+    dispatcher: Option<Arc<dyn DynDispatcher>>,
 }
 
 impl Tools {
@@ -75,6 +76,28 @@ impl Tools {
     pub fn with(mut self, tool: impl Tool) -> Self {
         self.tools.push(Arc::new(tool));
         self
+    }
+
+    /// Runs the tools this module mounts later with [`Host::mount_tools`]
+    /// (tools discovered at run time: remote services, MCP servers).
+    pub fn with_dispatcher(mut self, dispatcher: impl ToolDispatcher) -> Self {
+        self.dispatcher = Some(Arc::new(dispatcher));
+        self
+    }
+}
+
+/// Executes tools a module mounted at run time, by name.
+pub trait ToolDispatcher: Send + Sync + 'static {
+    fn execute(&self, name: &str, input: Value) -> impl std::future::Future<Output = ToolResult> + Send;
+}
+
+trait DynDispatcher: Send + Sync {
+    fn execute(self: Arc<Self>, name: String, input: Value) -> BoxFuture<'static, ToolResult>;
+}
+
+impl<D: ToolDispatcher> DynDispatcher for D {
+    fn execute(self: Arc<Self>, name: String, input: Value) -> BoxFuture<'static, ToolResult> {
+        Box::pin(async move { ToolDispatcher::execute(&*self, &name, input).await })
     }
 }
 
@@ -148,11 +171,14 @@ impl ErasedModule for ToolsModule {
             return Err(unknown_op(op, "tool"));
         }
         let call: ops::ExecuteTool = parse(op, params)?;
-        let tool =
-            self.0.tools.iter().find(|t| t.spec().name == call.name).cloned().ok_or_else(|| {
+        if let Some(tool) = self.0.tools.iter().find(|t| t.spec().name == call.name).cloned() {
+            return Ok(Box::pin(async move { to_json(tool.execute(call.input).await) }));
+        }
+        let dispatcher =
+            self.0.dispatcher.clone().ok_or_else(|| {
                 ModuleError::new(ErrorKind::NotFound, format!("this module has no tool '{}'", call.name))
             })?;
-        Ok(Box::pin(async move { to_json(tool.execute(call.input).await) }))
+        Ok(Box::pin(async move { to_json(dispatcher.execute(call.name, call.input).await) }))
     }
 }
 

@@ -77,7 +77,6 @@ impl BasicLoop {
         }
         self.host.add_message(Message::user(prompt)).await?;
         let provider = self.provider_name().await?;
-        let tools = self.host.tools().await?;
         let mut ephemeral = submitted.ephemeral_injections;
         let mut iteration: u64 = 0;
         loop {
@@ -108,9 +107,11 @@ impl BasicLoop {
                 .get_messages_for_request(RequestView { token_budget: None, provider: Some(provider.clone()) })
                 .await?;
             apply_ephemeral(&mut messages, std::mem::take(&mut ephemeral));
+            // Read every iteration: modules may mount tools while a turn runs.
+            let tools = self.host.tools().await?;
             let request = ChatRequest {
                 messages,
-                tools: (!limit_reached && !tools.is_empty()).then(|| tools.clone()),
+                tools: (!limit_reached && !tools.is_empty()).then_some(tools),
                 reasoning_effort: self.config.reasoning_effort.clone(),
                 metadata: self.config.extended_thinking.then(|| data(json!({"extended_thinking": true}))),
                 ..ChatRequest::default()
