@@ -11,6 +11,7 @@ fn run_plan(plan: &str) -> Command {
     Command::new(env!("CARGO_BIN_EXE_amplifier"))
         .current_dir(common::workspace().join("tests/plans"))
         .env("AMPLIFIER_HOME", common::amplifier_home())
+        .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
         .env_remove("NO_SUCH_KEY_FOR_TEST")
         .args(["run", "--plan", plan, "hi"])
 }

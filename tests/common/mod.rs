@@ -32,6 +32,8 @@ pub fn amplifier(cwd: &Path) -> Command {
     command
         .current_dir(cwd)
         .env("AMPLIFIER_HOME", amplifier_home())
+        // Debug plugins reuse the dependencies `cargo test` compiled already.
+        .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
         .env_remove("AMPLIFIER_LOG")
         .env_remove("AMPLIFIER_MODULES");
     command

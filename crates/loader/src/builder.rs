@@ -26,6 +26,10 @@ use sha2::{Digest, Sha256};
 #[derive(Debug, Clone)]
 pub struct Builder {
     cache_dir: PathBuf,
+    /// The cargo profile plugins are built with: `release` unless
+    /// `AMPLIFIER_PLUGIN_PROFILE` says otherwise (the test suite uses `dev`,
+    /// reusing the dependencies `cargo test` already compiled).
+    profile: String,
     /// Print a progress line when a build starts and ends.
     pub show_progress: bool,
 }
@@ -47,12 +51,14 @@ struct CacheEntry {
 
 impl Builder {
     pub fn new(amplifier_home: &Path) -> Self {
-        Builder { cache_dir: amplifier_home.join("cache"), show_progress: true }
+        let profile = std::env::var("AMPLIFIER_PLUGIN_PROFILE").unwrap_or_else(|_| "release".to_owned());
+        Builder { cache_dir: amplifier_home.join("cache"), profile, show_progress: true }
     }
 
     fn entry(&self, crate_dir: &Path) -> Result<CacheEntry, String> {
         let (package, fingerprint) = self.stamped_fingerprint(crate_dir)?;
-        let dir = self.cache_dir.join("plugins").join(format!("{package}-{}", &fingerprint[..16]));
+        // The profile is part of the entry: a dev build never stands in for a release one.
+        let dir = self.cache_dir.join("plugins").join(format!("{package}-{}-{}", &fingerprint[..16], self.profile));
         let library = dir.join(library_file_name(&package));
         Ok(CacheEntry { package, dir, library })
     }
@@ -165,7 +171,8 @@ impl Builder {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut command = Command::new(cargo);
         command
-            .args(["build", "--release", "--lib", "--message-format=json-render-diagnostics", "--manifest-path"])
+            .args(["build", "--profile", &self.profile, "--lib", "--message-format=json-render-diagnostics"])
+            .arg("--manifest-path")
             .arg(dir.join("Cargo.toml"))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
