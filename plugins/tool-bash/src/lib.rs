@@ -1,0 +1,359 @@
+//! `tool-bash`: the `bash` tool. Runs a command line with `bash -c` in the
+//! configured working directory and returns `{stdout, stderr, exit_code}`.
+//!
+//! # The tool
+//!
+//! `bash {command, timeout = 30, run_in_background = false}`
+//!
+//! - **Output**: `{stdout, stderr, exit_code}`. Each stream keeps at most
+//!   `max_output_chars` characters (default 30,000): its first and last
+//!   halves, with the middle replaced by `…[cut 12345 chars]…`. Invalid
+//!   UTF-8 becomes U+FFFD. Stdin is `/dev/null`.
+//! - **Exit status**: exit code 0 is a successful result; any other code is
+//!   a failed result (as upstream) that still carries the same
+//!   `{stdout, stderr, exit_code}` output. A shell killed by a signal
+//!   reports `128 + signal`, as bash does.
+//! - **Timeout** (`timeout` seconds, default `timeout` from the config, at
+//!   most `max_timeout`): the command's whole process group gets SIGTERM,
+//!   then SIGKILL one second later (a process that ignores SIGTERM still
+//!   dies), and the result is an error saying
+//!   `command timed out after N s; its process group was killed`, with
+//!   `exit_code: null` and whatever output was captured.
+//! - **Background** (`run_in_background: true`): the command starts
+//!   detached in its own process group, output discarded (redirect it to a
+//!   file to keep it), and `{pid, started: true}` returns at once. The pid
+//!   is also the process group id. Every background process group is
+//!   killed (SIGKILL) when the session ends.
+//! - **Denied** commands never run: the result is an error naming the rule,
+//!   e.g. ``command not run: denied by safety profile strict: `sudo ls` (privilege escalation)``.
+//!
+//! # Processes
+//!
+//! Every command runs as `bash -c COMMAND` in a **new process group**
+//! (`process_group(0)`) whose id is the shell's pid, and the tool kills
+//! the whole group with `killpg`, never just the shell: on timeout
+//! (SIGTERM, then SIGKILL), when a foreground command finishes (anything it
+//! left running with `&` is killed: use `run_in_background` for servers),
+//! when a call is cancelled, and, for background jobs, when the session
+//! ends. A process that leaves the group on purpose (`setsid`) escapes.
+//!
+//! Cleanup: the SDK has no module-cleanup hook (the host's `shutdown`
+//! only cancels running calls), so background jobs are killed in the
+//! `Drop` of the tool's state, which runs when the host drops the module
+//! at the end of the session.
+//!
+//! # Config
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `working_dir` | the process's current directory | where commands run; must be an existing directory (relative: to the current directory) |
+//! | `timeout` | `30` (or `max_timeout` if smaller) | seconds, for calls that give no `timeout` |
+//! | `max_timeout` | `600` | the largest `timeout` a call may ask for |
+//! | `max_output_chars` | `30000` | characters kept per stream |
+//! | `safety_profile` | `"strict"` | `strict`, `standard` or `permissive` |
+//! | `allowed_commands` | `[]` | if not empty, an allow-list of command patterns |
+//! | `denied_commands` | `[]` | command patterns always refused |
+//!
+//! # Safety profiles
+//!
+//! Every program a line would run is checked: each simple command of the
+//! line (split on `;`, `&`, `&&`, `||`, `|`, newlines, `(…)`, `$(…)`,
+//! backticks and `<(…)`, with quotes respected, so `echo "sudo"` is fine
+//! and `ls; sudo x`, `$(sudo x)`, `"su"do x` are not), what wrappers run
+//! (`env`, `sudo`, `nohup`, `timeout`, `xargs`, `find -exec`, …) and the
+//! lines given to `bash -c`, `sh -c`, `eval`, `su -c`. See [`policy`].
+//!
+//! | rule | strict | standard | permissive |
+//! |---|---|---|---|
+//! | recursive `rm` of `/`, `/*`, `~`, `~/*`, `$HOME`, the home directory's path or a top-level system directory (`/usr`, `/etc`, …; not `/tmp`); `rm --no-preserve-root`; `find / -delete` | deny | deny | – |
+//! | formatting or partitioning: `mkfs*`, `mke2fs`, `mkswap`, `wipefs`, `fdisk`, `sfdisk`, `cfdisk`, `gdisk`, `sgdisk`, `parted`, `blkdiscard` | deny | deny | – |
+//! | writing a device: `dd of=/dev/…`, `> /dev/…`, `tee`/`cp`/`mv`/`cat`/`shred` to `/dev/…` (not `/dev/null`, `/dev/zero`, `/dev/std*`, `/dev/tty`, `/dev/fd/*`, `/dev/shm/*`, …) | deny | deny | – |
+//! | `chmod`/`chown`/`chgrp` on `/`, `~`, the home directory or a top-level system directory | deny | deny | – |
+//! | `shutdown`, `reboot`, `halt`, `poweroff`, `init 0/6`, `systemctl poweroff/reboot/…` | deny | deny | – |
+//! | fork bombs (`:(){ :\|:& };:`) | deny | deny | – |
+//! | privilege escalation: `sudo`, `sudoedit`, `su`, `doas`, `pkexec`, `run0`, `visudo` | deny | – (the command it runs is checked) | – |
+//! | accounts: `passwd`, `chpasswd`, `useradd`, `usermod`, `userdel`, `groupadd`, … | deny | – | – |
+//! | `mount`, `umount`, `swapon`, `swapoff` | deny | – | – |
+//! | recursive `rm` of the working directory or its parent: `.`, `*`, `./*`, `.*`, `..`, `$PWD` | deny | – | – |
+//! | a download piped into a shell: `curl … \| sh`, `wget -O- … \| bash`, `curl … \| python3` | deny | – | – |
+//! | a command name known only at run time: `$CMD args`, `$(…) args` | deny | – | – |
+//! | a line that can't be split (unterminated quote or substitution) | deny | deny | deny if any pattern is set |
+//!
+//! Network tools (`curl`, `wget`, `ssh`, `nc`) are not denied by any
+//! profile: a coding agent needs them, and a determined command reaches the
+//! network anyway (`python -c`, `git`). Deny them with `denied_commands`,
+//! or use `allowed_commands`.
+//!
+//! **Patterns** (`allowed_commands`, `denied_commands`) match a whole simple
+//! command, words joined by single spaces, quotes removed. `*` matches any
+//! text; a trailing ` *` also matches nothing (`git *` matches `git`); one
+//! word without `*` names a program (`curl` means `curl *`). A denied
+//! pattern also matches the command by its base name (`/usr/bin/curl x`
+//! matches `curl`); an allowed pattern only as written. With
+//! `allowed_commands` set, every program the line runs must match one,
+//! the wrapped ones included (`timeout 5 make` needs `timeout *` and
+//! `make`). The profile's rules come first, then `denied_commands`, then
+//! `allowed_commands`: a deny always wins over an allow.
+//!
+//! The rules are a guard-rail against a model's mistakes, not a sandbox: a
+//! command can write a script and run it.
+//!
+//! # Differences from upstream
+//!
+//! Upstream's `unrestricted` profile and `safety_overrides {allow, block}`
+//! don't exist here: `permissive` with no patterns runs everything, and
+//! `allowed_commands` is a real allow-list (upstream's only bypasses the
+//! block list), so a deny always wins. `require_approval` is not a key:
+//! approval belongs to hooks on `tool:pre`. Upstream's
+//! `session.working_dir` capability is not read.
+
+mod exec;
+pub mod policy;
+pub mod split;
+
+#[cfg(test)]
+mod tool_tests;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use amplifier_sdk::prelude::*;
+use serde::Deserialize;
+
+use crate::exec::{BackgroundJobs, Ending};
+use crate::policy::{Policy, Profile};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Config {
+    #[serde(default)]
+    working_dir: Option<PathBuf>,
+    /// Seconds; default 30, or `max_timeout` if that is smaller.
+    #[serde(default)]
+    timeout: Option<f64>,
+    /// Seconds.
+    #[serde(default = "default_max_timeout")]
+    max_timeout: f64,
+    #[serde(default = "default_max_output_chars")]
+    max_output_chars: usize,
+    #[serde(default)]
+    safety_profile: Profile,
+    #[serde(default)]
+    allowed_commands: Vec<String>,
+    #[serde(default)]
+    denied_commands: Vec<String>,
+}
+
+/// Seconds a call may run when neither it nor the config says.
+const DEFAULT_TIMEOUT: f64 = 30.0;
+
+fn default_max_timeout() -> f64 {
+    600.0
+}
+
+fn default_max_output_chars() -> usize {
+    30_000
+}
+
+#[derive(Debug, Deserialize)]
+struct Input {
+    command: String,
+    #[serde(default)]
+    timeout: Option<f64>,
+    #[serde(default)]
+    run_in_background: bool,
+}
+
+struct Bash {
+    working_dir: PathBuf,
+    timeout: f64,
+    max_timeout: f64,
+    max_output_chars: usize,
+    policy: Policy,
+    /// Killed when this is dropped, with the module.
+    jobs: BackgroundJobs,
+}
+
+fn invalid_config(message: impl Into<String>) -> ModuleError {
+    ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for tool-bash: {}", message.into()))
+}
+
+impl Bash {
+    fn new(config: Config) -> ModuleResult<Bash> {
+        let cwd = std::env::current_dir().map_err(|err| invalid_config(format!("no current directory: {err}")))?;
+        let working_dir = match config.working_dir {
+            Some(dir) => cwd.join(dir),
+            None => cwd,
+        };
+        if !working_dir.is_dir() {
+            return Err(invalid_config(format!("working_dir {} is not an existing directory", working_dir.display())));
+        }
+        let positive = |key: &str, value: f64| {
+            if value.is_finite() && value > 0.0 {
+                Ok(())
+            } else {
+                Err(invalid_config(format!("{key} must be a positive number of seconds, not {value}")))
+            }
+        };
+        positive("max_timeout", config.max_timeout)?;
+        let timeout = config.timeout.unwrap_or(DEFAULT_TIMEOUT.min(config.max_timeout));
+        positive("timeout", timeout)?;
+        if timeout > config.max_timeout {
+            return Err(invalid_config(format!(
+                "timeout ({}) is larger than max_timeout ({})",
+                seconds(timeout),
+                seconds(config.max_timeout)
+            )));
+        }
+        if config.max_output_chars == 0 {
+            return Err(invalid_config("max_output_chars must be at least 1"));
+        }
+        let home = std::env::var("HOME").ok().filter(|h| h.starts_with('/'));
+        let policy = Policy::new(config.safety_profile, &config.allowed_commands, &config.denied_commands, home)
+            .map_err(invalid_config)?;
+        Ok(Bash {
+            working_dir,
+            timeout,
+            max_timeout: config.max_timeout,
+            max_output_chars: config.max_output_chars,
+            policy,
+            jobs: BackgroundJobs::default(),
+        })
+    }
+
+    fn description(&self) -> String {
+        let profile = match self.policy.profile() {
+            Profile::Strict => {
+                "strict: no sudo/su, no account or mount changes, no recursive delete of /, ~, system \
+                 directories or the working directory, no disk formatting or device writes, no curl | sh"
+            }
+            Profile::Standard => {
+                "standard: no recursive delete of /, ~ or system directories, no disk formatting or device \
+                 writes, no chmod/chown of system directories, no shutdown, no fork bombs"
+            }
+            Profile::Permissive => "permissive: only the configured patterns are refused",
+        };
+        format!(
+            "Runs a bash command line (`bash -c`) in {dir} and returns {{stdout, stderr, exit_code}}; a non-zero \
+             exit code is a failed result with the same output. Pipes, redirects, &&, $(...) all work. Each stream \
+             keeps at most {cap} characters (the middle is cut, marked `…[cut N chars]…`): filter long output \
+             with grep/head/tail. Stdin is /dev/null, so never run interactive commands. `timeout` (seconds, \
+             default {timeout}, at most {max}) kills the command and everything it started. Commands left running \
+             with `&` are killed when the command ends: for servers and watchers use `run_in_background: true`, \
+             which returns {{pid, started: true}} at once, discards the output (redirect it to a file to keep it) \
+             and kills the process when the session ends. Safety profile {profile}; refused commands never run.",
+            dir = self.working_dir.display(),
+            cap = self.max_output_chars,
+            timeout = seconds(self.timeout),
+            max = seconds(self.max_timeout),
+        )
+    }
+
+    async fn run(&self, input: Input) -> ToolResult {
+        let timeout = input.timeout.unwrap_or(self.timeout);
+        if !(timeout.is_finite() && timeout > 0.0 && timeout <= self.max_timeout) {
+            return ToolResult::error(
+                "InvalidInput",
+                format!("timeout must be more than 0 and at most {} seconds, not {timeout}", seconds(self.max_timeout)),
+            );
+        }
+        if let Err(reason) = self.policy.check(&input.command) {
+            return ToolResult::error("Denied", format!("command not run: {reason}"));
+        }
+        if input.run_in_background {
+            return match self.jobs.start(&input.command, &self.working_dir) {
+                Ok(pid) => ToolResult::ok(json!({"pid": pid, "started": true})),
+                Err(err) => cannot_start(&self.working_dir, err),
+            };
+        }
+        let finished =
+            match exec::run(&input.command, &self.working_dir, Duration::from_secs_f64(timeout), self.max_output_chars)
+                .await
+            {
+                Ok(finished) => finished,
+                Err(err) => return cannot_start(&self.working_dir, err),
+            };
+        match finished.ending {
+            Ending::Exited(0) => {
+                ToolResult::ok(json!({"stdout": finished.stdout, "stderr": finished.stderr, "exit_code": 0}))
+            }
+            Ending::Exited(code) => failed(
+                "CommandFailed",
+                format!("command exited with status {code}"),
+                json!({"stdout": finished.stdout, "stderr": finished.stderr, "exit_code": code}),
+            ),
+            Ending::TimedOut => {
+                let message = format!("command timed out after {} s; its process group was killed", seconds(timeout));
+                let output = json!({
+                    "error": message,
+                    "stdout": finished.stdout,
+                    "stderr": finished.stderr,
+                    "exit_code": null,
+                });
+                failed("Timeout", message, output)
+            }
+        }
+    }
+}
+
+/// A failed result whose output is still the structured command output.
+fn failed(kind: &str, message: String, output: Value) -> ToolResult {
+    let mut error = JsonMap::new();
+    error.insert("message".into(), Value::String(message));
+    error.insert("type".into(), Value::String(kind.into()));
+    ToolResult { success: false, output: Some(output), error: Some(error) }
+}
+
+fn cannot_start(dir: &std::path::Path, err: std::io::Error) -> ToolResult {
+    ToolResult::error("SpawnFailed", format!("cannot start bash in {}: {err}", dir.display()))
+}
+
+/// `30` or `0.5`.
+fn seconds(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
+}
+
+impl Tool for Bash {
+    fn spec(&self) -> ToolSpec {
+        ToolSpec::new(
+            "bash",
+            self.description(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "command": {"type": "string", "minLength": 1, "description": "The bash command line to run"},
+                    "timeout": {
+                        "type": "number",
+                        "exclusiveMinimum": 0,
+                        "maximum": self.max_timeout,
+                        "description": format!("Seconds before the command and everything it started are killed (default {})", seconds(self.timeout)),
+                    },
+                    "run_in_background": {
+                        "type": "boolean",
+                        "default": false,
+                        "description": "Start detached and return {pid, started: true} at once; killed when the session ends",
+                    },
+                },
+                "required": ["command"],
+            }),
+        )
+    }
+
+    async fn execute(&self, input: Value) -> ToolResult {
+        match serde_json::from_value::<Input>(input) {
+            Ok(input) => self.run(input).await,
+            Err(err) => ToolResult::error("InvalidInput", format!("invalid input for bash: {err}")),
+        }
+    }
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<Tools> {
+    let config: Config = ctx.config()?;
+    Ok(Tools::new().with(Bash::new(config)?))
+}
+
+export_module!(tool => mount);

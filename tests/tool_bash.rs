@@ -1,0 +1,103 @@
+//! `tool-bash` end to end: the real binary loads the plugin, a scripted
+//! provider calls `bash`, the safety profile refuses what it must, and
+//! background jobs die with the session.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::Value;
+
+/// `- {module: tool-bash, …}` running commands in `working_dir`.
+fn bash_tool(working_dir: &Path) -> String {
+    format!(
+        "  - {{module: tool-bash, source: \"{}\", config: {{working_dir: \"{}\"}}}}",
+        plugin("tool-bash"),
+        working_dir.display()
+    )
+}
+
+fn run_plan(dir: &Path, plan: &str) -> std::process::Output {
+    std::fs::write(dir.join("plan.yaml"), plan).unwrap();
+    amplifier(dir).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]).output().unwrap()
+}
+
+/// The `tool:post` or `tool:error` event of the call with this id.
+fn tool_event<'a>(lines: &'a [Value], call_id: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| (l["event"] == "tool:post" || l["event"] == "tool:error") && l["data"]["tool_call_id"] == call_id)
+        .unwrap_or_else(|| panic!("no tool:post or tool:error for {call_id}"))
+}
+
+#[test]
+fn a_command_runs_in_the_working_dir_and_a_denied_one_never_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let script = r#"[
+      {tool_calls: [{name: bash, arguments: {command: "echo hi > out.txt && cat out.txt"}}]},
+      {tool_calls: [{name: bash, arguments: {command: "sudo ls"}}]},
+      {text: "all done"}]"#
+        .replace('\n', " ");
+    let output = run_plan(dir.path(), &plan_yaml(&scripted(&script), &bash_tool(work.path()), "  []"));
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+
+    let ran = tool_event(&lines, "call_1");
+    assert_eq!(ran["event"], "tool:post");
+    assert_eq!(ran["data"]["tool_name"], "bash");
+    let result = &ran["data"]["result"]["output"];
+    assert_eq!(result["stdout"], "hi\n");
+    assert_eq!(result["stderr"], "");
+    assert_eq!(result["exit_code"], 0);
+    assert_eq!(std::fs::read_to_string(work.path().join("out.txt")).unwrap(), "hi\n");
+    assert!(!dir.path().join("out.txt").exists(), "the command ran in working_dir, not the current directory");
+
+    let denied = tool_event(&lines, "call_2");
+    assert_eq!(denied["event"], "tool:error");
+    assert_eq!(denied["data"]["error"]["type"], "Denied");
+    assert_eq!(
+        denied["data"]["error"]["msg"],
+        "command not run: denied by safety profile strict: `sudo ls` (privilege escalation)"
+    );
+    assert_eq!(lines.last().unwrap()["data"]["response"], "all done");
+}
+
+/// Running and not a zombie.
+fn alive(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(stat) => !matches!(stat.rsplit(')').next().unwrap_or_default().trim_start().chars().next(), Some('Z' | 'X')),
+    }
+}
+
+#[test]
+fn a_background_job_returns_at_once_and_dies_with_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let script = r#"[
+      {tool_calls: [{name: bash, arguments: {command: "echo $$ > bg.pid; exec sleep 120", run_in_background: true}}]},
+      {text: "started it"}]"#
+        .replace('\n', " ");
+    let output = run_plan(dir.path(), &plan_yaml(&scripted(&script), &bash_tool(work.path()), "  []"));
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    // A tool:post (not a timeout) means the call returned without waiting for `sleep 120`.
+    let post = tool_event(&lines, "call_1");
+    assert_eq!(post["event"], "tool:post");
+    assert_eq!(post["data"]["result"]["output"]["started"], true);
+    let pid = post["data"]["result"]["output"]["pid"].as_u64().unwrap().to_string();
+    // (The job may have been killed before it wrote its pid; `exec` keeps the pid.)
+    if let Ok(written) = std::fs::read_to_string(work.path().join("bg.pid")) {
+        assert_eq!(written.trim(), pid);
+    }
+
+    // The session's end killed it (the module's state was dropped).
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(&pid) {
+        assert!(Instant::now() < deadline, "background job {pid} outlived the session");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
