@@ -3,27 +3,12 @@
 
 mod common;
 
-use std::path::Path;
 
 use common::*;
-use serde_json::Value;
 
 /// `- {module: tool-filesystem, …}` with the given flow-style `config`.
 fn filesystem_tool(config: &str) -> String {
     format!("  - {{module: tool-filesystem, source: \"{}\", config: {config}}}", plugin("tool-filesystem"))
-}
-
-fn run_plan(dir: &Path, plan: &str) -> std::process::Output {
-    std::fs::write(dir.join("plan.yaml"), plan).unwrap();
-    amplifier(dir).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]).output().unwrap()
-}
-
-/// The `tool:post` or `tool:error` event of the call with this id.
-fn tool_event<'a>(lines: &'a [Value], call_id: &str) -> &'a Value {
-    lines
-        .iter()
-        .find(|l| (l["event"] == "tool:post" || l["event"] == "tool:error") && l["data"]["tool_call_id"] == call_id)
-        .unwrap_or_else(|| panic!("no tool:post or tool:error for {call_id}"))
 }
 
 #[test]

@@ -88,3 +88,17 @@ pub fn scripted(script: &str) -> String {
         plugin("provider-scripted")
     )
 }
+
+/// Writes `plan` to `dir/plan.yaml` and runs it with `--output-format jsonl` and the prompt "go".
+pub fn run_plan(dir: &Path, plan: &str) -> Output {
+    std::fs::write(dir.join("plan.yaml"), plan).unwrap();
+    amplifier(dir).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]).output().unwrap()
+}
+
+/// The `tool:post` or `tool:error` event of the call with this id.
+pub fn tool_event<'a>(lines: &'a [Value], call_id: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| (l["event"] == "tool:post" || l["event"] == "tool:error") && l["data"]["tool_call_id"] == call_id)
+        .unwrap_or_else(|| panic!("no tool:post or tool:error for {call_id}"))
+}
