@@ -3,7 +3,6 @@
 
 mod common;
 
-
 use common::*;
 
 /// `- {module: tool-filesystem, …}` with the given flow-style `config`.

@@ -4,8 +4,14 @@
 //! here; plans are parsed by `amplifier-plan`, modules loaded by
 //! `amplifier-loader`, sessions run by `amplifier-kernel`.
 
+mod module;
 mod output;
 mod run;
+mod serve;
+mod session_cmd;
+mod sse;
+mod store_recorder;
+mod update;
 
 use std::process::ExitCode;
 
@@ -34,6 +40,18 @@ struct Cli {
 enum Command {
     /// Run one prompt through the session a mount plan describes.
     Run(run::RunArgs),
+    /// Re-resolve a plan's modules (fetching git refs again) and rewrite amplifier.lock.
+    Update(update::UpdateArgs),
+    /// Create, validate and install modules.
+    Module(module::ModuleArgs),
+    /// Serve runs over HTTP: `POST /v1/runs` answers a Server-Sent Events stream.
+    Serve(serve::ServeArgs),
+    /// Stored sessions: list, show, export, resume, fork, delete, cleanup.
+    Session(session_cmd::SessionArgs),
+    /// Run a new prompt in a stored session, its history restored (and repaired).
+    Resume(session_cmd::ResumeArgs),
+    /// Resume the most recent session of this directory.
+    Continue(session_cmd::ContinueArgs),
 }
 
 fn init_logging(verbose: u8) {
@@ -53,6 +71,12 @@ fn main() -> ExitCode {
     init_logging(cli.verbose);
     let code = match cli.command {
         Some(Command::Run(args)) => run::run(args),
+        Some(Command::Update(args)) => update::update(args),
+        Some(Command::Module(args)) => module::run(args),
+        Some(Command::Serve(args)) => serve::serve(args),
+        Some(Command::Session(args)) => session_cmd::session(args),
+        Some(Command::Resume(args)) => session_cmd::resume(args),
+        Some(Command::Continue(args)) => session_cmd::continue_session(args),
         None => {
             eprintln!("error: no command given\n\nhint: try `amplifier run --plan mount-plans/quickstart.yaml \"hello\"`, or `amplifier --help`");
             exit::USAGE

@@ -20,6 +20,9 @@ pub enum OutputFormat {
     Json,
     /// One JSON line per kernel event as it happens, then a `run:result` line.
     Jsonl,
+    /// Server-Sent Events frames as they happen, child sessions included
+    /// (`start` … `complete` or `error`; see `amplifier serve`).
+    Sse,
 }
 
 /// Runs after every other hook, so it prints what they left.

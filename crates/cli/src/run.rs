@@ -11,6 +11,8 @@ use clap::Args;
 
 use crate::exit;
 use crate::output::{self, OutputFormat};
+use crate::store_recorder::{self, Recording};
+use crate::update::PlanLock;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -25,6 +27,17 @@ pub struct RunArgs {
     /// Run even when some providers, tools or hooks failed to load.
     #[arg(long)]
     allow_partial: bool,
+    /// Refuse to run when a module resolves differently from amplifier.lock
+    /// (another git commit or library); never write the lock.
+    #[arg(long)]
+    locked: bool,
+    /// Never touch the network: git sources come from the cache (branch and
+    /// tag refs as last fetched) and cargo builds offline.
+    #[arg(long)]
+    offline: bool,
+    /// A name for the stored session (`amplifier session list` shows it).
+    #[arg(long, value_name = "NAME")]
+    session_name: Option<String>,
 }
 
 pub fn run(args: RunArgs) -> u8 {
@@ -51,12 +64,26 @@ pub fn run(args: RunArgs) -> u8 {
             return exit::RUN_FAILED;
         }
     };
-    let loader = Arc::new(DylibLoader::new(base_dir, &amplifier_loader::amplifier_home()));
-    let session = Session::new(parsed.plan, loader, SessionOptions::default());
-    runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial))
+    let lock = match PlanLock::open(&args.plan, &parsed.plan, args.locked) {
+        Ok(lock) => lock,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::USAGE;
+        }
+    };
+    let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
+    loader.set_offline(args.offline);
+    lock.configure(&mut loader);
+    let loader = Arc::new(loader);
+    if args.output_format == OutputFormat::Sse {
+        return runtime.block_on(crate::sse::run_to_stdout(parsed.plan, loader, prompt, args.allow_partial));
+    }
+    let session = Session::new(parsed.plan, loader.clone(), SessionOptions::default());
+    let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());
+    runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))
 }
 
-fn print_plan_error(err: &PlanError) {
+pub(crate) fn print_plan_error(err: &PlanError) {
     match err {
         PlanError::Invalid { errors, warnings } => {
             print_diagnostics("error", errors);
@@ -66,7 +93,7 @@ fn print_plan_error(err: &PlanError) {
     }
 }
 
-fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
+pub(crate) fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
     for diagnostic in diagnostics {
         eprintln!("{severity}: {diagnostic}");
         if let Some(hint) = &diagnostic.hint {
@@ -75,7 +102,7 @@ fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
     }
 }
 
-fn read_prompt(arg: Option<String>) -> Result<String, String> {
+pub(crate) fn read_prompt(arg: Option<String>) -> Result<String, String> {
     if let Some(prompt) = arg {
         return Ok(prompt);
     }
@@ -97,10 +124,22 @@ enum Outcome {
     Failure(String),
 }
 
-async fn run_session(session: Session, prompt: String, format: OutputFormat, allow_partial: bool) -> u8 {
+pub(crate) async fn run_session(
+    session: Session,
+    prompt: String,
+    format: OutputFormat,
+    allow_partial: bool,
+    (lock, loader): (PlanLock, Arc<DylibLoader>),
+    recording: Option<Recording>,
+) -> u8 {
     let coordinator = session.coordinator().clone();
     let meter = output::attach(&coordinator, format);
-    let outcome = match session.initialize().await {
+    let initialized = session.initialize().await;
+    // The lock records a successful load (a partial one only when asked for).
+    let loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || allow_partial);
+    let refused = lock.after_load(&loader, loaded);
+    let outcome = match initialized {
+        _ if refused.is_some() => Outcome::Failure(refused.unwrap_or_default()),
         Err(err) => Outcome::Failure(err.to_string()),
         Ok(report) if !report.failures.is_empty() && !allow_partial => {
             print_load_summary(&report);
@@ -117,15 +156,22 @@ async fn run_session(session: Session, prompt: String, format: OutputFormat, all
                     eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
                 }
             });
-            let result = session.execute(&prompt).await;
+            // On resume: the stored history, repaired, before the prompt.
+            let result = match store_recorder::restore(recording.as_ref(), &coordinator).await {
+                Ok(()) => session.execute(&prompt).await.map_err(|err| err.to_string()),
+                Err(message) => Err(message),
+            };
             ctrl_c.abort();
             match result {
                 Ok(response) => Outcome::Success(response),
-                Err(err) => Outcome::Failure(err.to_string()),
+                Err(err) => Outcome::Failure(err),
             }
         }
     };
+    store_recorder::capture(recording.as_ref(), &coordinator).await;
     session.cleanup().await;
+    store_recorder::finish(recording, session.status(), matches!(outcome, Outcome::Success(_)));
+    lock.after_run(&loader, loaded);
     let usage = meter.total();
     let session_id = session.session_id();
     match outcome {
@@ -150,7 +196,7 @@ fn print_load_summary(report: &LoadReport) {
 
 fn print_success(format: OutputFormat, response: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
     match format {
-        OutputFormat::Text => println!("{response}"),
+        OutputFormat::Text | OutputFormat::Sse => println!("{response}"),
         OutputFormat::Json => {
             println!("{}", output::result_document("success", Some(response), None, session_id, usage))
         }
@@ -164,7 +210,7 @@ fn print_success(format: OutputFormat, response: &str, session_id: &str, usage: 
 fn report_failure(format: OutputFormat, message: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
     eprintln!("error: {message}");
     match format {
-        OutputFormat::Text => {}
+        OutputFormat::Text | OutputFormat::Sse => {}
         OutputFormat::Json => println!("{}", output::result_document("error", None, Some(message), session_id, usage)),
         OutputFormat::Jsonl => println!(
             "{}",

@@ -129,13 +129,32 @@ fn child_session_id(parent: &str, agent: &str) -> String {
     format!("{}-{}_{agent}", span(parent), &child[..16])
 }
 
-/// The agents a plan offers, with their descriptions.
+/// The agents a plan offers, with their descriptions, capabilities and the
+/// mount names of their own providers.
 pub fn agent_summaries(plan: &MountPlan) -> Vec<AgentSummary> {
+    let strings = |value: Option<&Value>| -> Vec<String> {
+        value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+    };
     plan.agents
         .iter()
         .map(|(name, overlay)| AgentSummary {
             name: name.clone(),
             description: overlay.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            capabilities: strings(overlay.get("capabilities")),
+            providers: overlay
+                .get("providers")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| match entry {
+                    Value::String(module) => Some(module.clone()),
+                    _ => entry
+                        .get("instance_id")
+                        .or_else(|| entry.get("module"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                })
+                .collect(),
         })
         .collect()
 }
@@ -240,6 +259,19 @@ mod tests {
         assert_eq!(err, "agents.a.tools: expected a list");
         let err = agent_plan(&parent(), "a", &json!({"tools": [42]}), &SpawnRequest::default()).unwrap_err();
         assert_eq!(err, "agents.a.tools[0]: expected a module id or a map with `module`");
+    }
+
+    #[test]
+    fn agent_summaries_carry_capabilities_and_provider_mount_names() {
+        let mut plan = parent();
+        plan.agents.insert(
+            "writer".into(),
+            json!({"description": "writes", "capabilities": ["content.write"],
+                   "providers": ["provider-a", {"module": "provider-b", "instance_id": "b2"}, {"module": "provider-c"}]}),
+        );
+        let summaries = agent_summaries(&plan);
+        assert_eq!(summaries[0].capabilities, ["content.write"]);
+        assert_eq!(summaries[0].providers, ["provider-a", "b2", "provider-c"]);
     }
 
     #[test]

@@ -15,9 +15,10 @@ use amplifier_kernel::models::{
 };
 use amplifier_kernel::ops::{self, plugin, RequestView};
 use amplifier_kernel::traits::{
-    BoxFuture, ContextManager, HookHandler, ModuleResult, Orchestrator, Provider, StreamSink, Tool,
+    BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Orchestrator, Provider, ResolveError,
+    ResolveRequest, ResolvedModule, ResolvedSource, StreamSink, Tool,
 };
-use amplifier_kernel::{Coordinator, ModuleError};
+use amplifier_kernel::{Coordinator, ErrorKind, ModuleError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -236,5 +237,66 @@ impl Orchestrator for PluginOrchestrator {
         // The plugin reaches the coordinator through the host object it got at mount.
         let module = self.module.clone();
         Box::pin(async move { module.call(plugin::EXECUTE, &ops::Execute { prompt }, None).await })
+    }
+}
+
+/// A resolver plugin as a link of the kernel's resolver chain. The plugin's
+/// "not found" (`ErrorKind::NotFound`) passes to the built-in resolvers; any
+/// other error stops the chain. A `path` answer is classified by the host.
+pub struct PluginResolver {
+    module: Arc<PluginModule>,
+}
+
+impl PluginResolver {
+    pub fn new(module: Arc<PluginModule>) -> Self {
+        PluginResolver { module }
+    }
+}
+
+impl ModuleSourceResolver for PluginResolver {
+    fn name(&self) -> &str {
+        self.module.name()
+    }
+
+    fn resolve<'a>(&'a self, request: &'a ResolveRequest) -> BoxFuture<'a, Result<ResolvedModule, ResolveError>> {
+        Box::pin(async move {
+            let params = ops::ResolveRequest {
+                module_id: request.module_id.clone(),
+                source_hint: request.source_hint.clone(),
+                base_dir: request.base_dir.clone(),
+            };
+            let name = self.module.name();
+            let found: Option<ops::ResolvedModule> = match self.module.call(plugin::RESOLVE, &params, None).await {
+                Ok(found) => found,
+                Err(err) if err.kind == ErrorKind::NotFound => None,
+                Err(err) => {
+                    return Err(ResolveError::Failed(format!("resolver '{name}' failed: {}", err.message)));
+                }
+            };
+            let Some(found) = found else { return Err(ResolveError::NotFound) };
+            let absolute = |path: std::path::PathBuf| match (&request.base_dir, path.is_relative()) {
+                (Some(base), true) => base.join(path),
+                _ => path,
+            };
+            let origin = if found.origin.is_empty() { format!("resolver '{name}'") } else { found.origin.clone() };
+            let source = match found.source {
+                ops::ResolvedSource::Library { path } => ResolvedSource::Library { path: absolute(path) },
+                ops::ResolvedSource::Crate { path } => ResolvedSource::Crate { path: absolute(path) },
+                ops::ResolvedSource::Path { path } => {
+                    let path = absolute(path);
+                    let canonical = path.canonicalize().unwrap_or(path);
+                    crate::resolver::classify(&canonical).ok_or_else(|| {
+                        ResolveError::Failed(format!(
+                            "resolver '{name}' answered {} for module '{}', which is neither a module library, \
+                             a plugin crate nor an installed module directory",
+                            canonical.display(),
+                            request.module_id
+                        ))
+                    })?
+                }
+            };
+            let resolver = if found.resolver.is_empty() { name.to_owned() } else { found.resolver };
+            Ok(ResolvedModule { source, resolver, origin })
+        })
     }
 }

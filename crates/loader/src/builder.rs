@@ -12,7 +12,8 @@
 //!
 //! Crates inside a cargo workspace build in that workspace's target dir (so
 //! the host's own `cargo build` and the plugins share compiled dependencies);
-//! stand-alone crates share `cache/target`.
+//! stand-alone crates and git checkouts (`cache/git/checkouts/…`, whatever
+//! workspace they belong to) share `cache/target`.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read};
@@ -32,6 +33,8 @@ pub struct Builder {
     profile: String,
     /// Print a progress line when a build starts and ends.
     pub show_progress: bool,
+    /// Pass `--offline` to cargo (`amplifier run --offline`).
+    pub offline: bool,
 }
 
 /// A crate build failed; `output` holds the end of the compiler's messages.
@@ -52,7 +55,12 @@ struct CacheEntry {
 impl Builder {
     pub fn new(amplifier_home: &Path) -> Self {
         let profile = std::env::var("AMPLIFIER_PLUGIN_PROFILE").unwrap_or_else(|_| "release".to_owned());
-        Builder { cache_dir: amplifier_home.join("cache"), profile, show_progress: true }
+        Builder { cache_dir: amplifier_home.join("cache"), profile, show_progress: true, offline: false }
+    }
+
+    /// `$AMPLIFIER_HOME/cache`.
+    pub fn cache_dir(&self) -> &Path {
+        &self.cache_dir
     }
 
     fn entry(&self, crate_dir: &Path) -> Result<CacheEntry, String> {
@@ -179,7 +187,12 @@ impl Builder {
         for package in packages {
             command.args(["-p", package]);
         }
-        if workspace_root(dir).is_none() && std::env::var_os("CARGO_TARGET_DIR").is_none() {
+        if self.offline {
+            command.arg("--offline");
+        }
+        // Stand-alone crates and git checkouts (which live in the cache) share `cache/target`.
+        let shared_target = workspace_root(dir).is_none() || dir.starts_with(&self.cache_dir);
+        if shared_target && std::env::var_os("CARGO_TARGET_DIR").is_none() {
             command.env("CARGO_TARGET_DIR", self.cache_dir.join("target"));
         }
         let mut child = command

@@ -2,18 +2,22 @@
 //!
 //! **Architecture invariant:** this is the only crate that knows about
 //! dynamic libraries and cargo. It implements the kernel's `ModuleLoader`:
-//! resolve the module's source (see [`resolver`]), build a crate into the
-//! cache (see [`builder`]), check `amplifier.toml` and the config schema
+//! resolve the module's source (see [`resolver`] and [`git`]), build a crate
+//! into the cache (see [`builder`]), record what it resolved to for
+//! `amplifier.lock` (see [`lockfile`]), check `amplifier.toml` and the config schema
 //! before running any of the module's code, open the library with the
 //! version handshake (see [`library`]), instantiate the module with a
 //! `HostApi` of its own, and wrap it in the kernel's traits (see [`adapters`]).
 
 pub mod adapters;
 pub mod builder;
+pub mod git;
 mod host_service;
 pub mod library;
+pub mod lockfile;
 pub mod manifest;
 pub mod resolver;
+pub mod validate;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -26,7 +30,9 @@ use amplifier_kernel::traits::{
 };
 use amplifier_kernel::Coordinator;
 
-use crate::adapters::{PluginContext, PluginHook, PluginModule, PluginOrchestrator, PluginProvider, PluginTool};
+use crate::adapters::{
+    PluginContext, PluginHook, PluginModule, PluginOrchestrator, PluginProvider, PluginResolver, PluginTool,
+};
 pub use crate::builder::Builder;
 use crate::manifest::Manifest;
 
@@ -44,19 +50,50 @@ pub struct DylibLoader {
     base_dir: Option<PathBuf>,
     resolvers: Vec<Arc<dyn ModuleSourceResolver>>,
     builder: Builder,
+    git: Arc<git::GitCache>,
+    /// With `--locked`: the lock and this plan's key in it.
+    locked: Option<(lockfile::Lockfile, String)>,
+    record: lockfile::Recorder,
 }
 
 impl DylibLoader {
     pub fn new(base_dir: Option<PathBuf>, amplifier_home: &Path) -> Self {
+        let git = Arc::new(git::GitCache::new(amplifier_home));
         DylibLoader {
             base_dir,
             resolvers: vec![
                 Arc::new(resolver::EnvOverride),
+                Arc::new(git::GitSource::new(git.clone())),
                 Arc::new(resolver::PlanSource),
                 Arc::new(resolver::Installed::new(amplifier_home)),
             ],
             builder: Builder::new(amplifier_home),
+            git,
+            locked: None,
+            record: lockfile::Recorder::default(),
         }
+    }
+
+    /// Never touch the network: git refs resolve from the cache, cargo runs `--offline`.
+    pub fn set_offline(&mut self, offline: bool) {
+        self.git.set_offline(offline);
+        self.builder.offline = offline;
+    }
+
+    /// Refuse (in `load`, before a module's library is opened) any module
+    /// whose resolution differs from `lock`'s entry for it in plan `plan`.
+    pub fn set_locked(&mut self, lock: lockfile::Lockfile, plan: String) {
+        self.locked = Some((lock, plan));
+    }
+
+    /// What each module loaded so far resolved to, for `amplifier.lock`.
+    pub fn resolutions(&self) -> Vec<lockfile::Resolution> {
+        self.record.resolutions()
+    }
+
+    /// With `set_locked`: every difference from the lock found while loading.
+    pub fn lock_violations(&self) -> Vec<String> {
+        self.record.violations()
     }
 
     pub fn builder_mut(&mut self) -> &mut Builder {
@@ -104,13 +141,54 @@ impl DylibLoader {
         spec: &ModuleSpec,
         coordinator: Option<&Arc<Coordinator>>,
     ) -> Result<(PathBuf, Option<Manifest>), LoadError> {
+        self.prepare_found(spec, coordinator).await.map(|(_, library, manifest)| (library, manifest))
+    }
+
+    /// Resolves and builds a module without opening it, and says what it
+    /// resolved to (source, commit, library sha256): what `amplifier.lock` records.
+    pub async fn resolution(
+        &self,
+        kind: ModuleKind,
+        spec: &ModuleSpec,
+        coordinator: Option<&Arc<Coordinator>>,
+    ) -> Result<(lockfile::Resolution, PathBuf, Option<Manifest>), LoadError> {
+        let (found, library, manifest) = self.prepare_found(spec, coordinator).await?;
+        let at = &spec.field_path;
+        let sha256 = lockfile::library_sha256(&library, self.builder.cache_dir())
+            .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
+        let (ResolvedSource::Crate { path } | ResolvedSource::Library { path }) = &found.source;
+        let (source, commit) = match found.resolver.as_str() {
+            "git" => (found.origin.clone(), self.git.commit_of(path)),
+            _ => (lockfile::portable_path(path, self.base_dir.as_deref()), None),
+        };
+        let resolution = lockfile::Resolution {
+            name: spec.module.clone(),
+            kind: kind.as_str().to_owned(),
+            field_path: spec.field_path.clone(),
+            source,
+            commit,
+            sha256,
+        };
+        Ok((resolution, library, manifest))
+    }
+
+    async fn prepare_found(
+        &self,
+        spec: &ModuleSpec,
+        coordinator: Option<&Arc<Coordinator>>,
+    ) -> Result<(ResolvedModule, PathBuf, Option<Manifest>), LoadError> {
         let found = self.resolve(spec, coordinator).await?;
-        let (library, manifest_dir) = match found.source {
-            ResolvedSource::Library { path } => {
+        let artifact = match &found.source {
+            ResolvedSource::Crate { path } => prebuilt_artifact(spec, path)?,
+            ResolvedSource::Library { .. } => None,
+        };
+        let (library, manifest_dir) = match (found.source.clone(), artifact) {
+            (ResolvedSource::Library { path }, _) => {
                 let dir = path.parent().map(Path::to_owned).unwrap_or_default();
                 (path, dir)
             }
-            ResolvedSource::Crate { path } => {
+            (ResolvedSource::Crate { path }, Some(artifact)) => (artifact, path),
+            (ResolvedSource::Crate { path }, None) => {
                 let builder = self.builder.clone();
                 let crate_dir = path.clone();
                 let library = tokio::task::spawn_blocking(move || builder.library_for(&crate_dir))
@@ -124,8 +202,29 @@ impl DylibLoader {
         };
         let manifest = Manifest::read_dir(&manifest_dir)
             .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{}: {err}", spec.field_path)))?;
-        Ok((library, manifest))
+        Ok((found, library, manifest))
     }
+}
+
+/// The prebuilt library a module directory's `amplifier.toml` names, once
+/// its sha256 matched; `None` when it names none (the crate is built).
+fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<PathBuf>, LoadError> {
+    let at = &spec.field_path;
+    let manifest = Manifest::read_dir(module_dir)
+        .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
+    let Some((artifact, expected)) = manifest.as_ref().and_then(Manifest::artifact) else { return Ok(None) };
+    let actual = lockfile::sha256_file(&artifact)
+        .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: prebuilt artifact: {err}")))?;
+    if actual != expected {
+        return Err(LoadError::new(
+            LoadReason::ValidationFailed,
+            format!(
+                "{at}: checksum mismatch for the prebuilt artifact {}: amplifier.toml says sha256 = {expected}, the file has {actual}",
+                artifact.display()
+            ),
+        ));
+    }
+    Ok(Some(artifact))
 }
 
 /// Checks `config` against the manifest's schema before the module runs.
@@ -162,7 +261,10 @@ impl ModuleLoader for DylibLoader {
                 if let Ok(ResolvedModule { source: ResolvedSource::Crate { path }, .. }) =
                     self.resolve(spec, None).await
                 {
-                    crates.push(path);
+                    // A module with a prebuilt artifact is not built.
+                    if Manifest::read_dir(&path).ok().flatten().is_none_or(|m| m.module.artifact.is_none()) {
+                        crates.push(path);
+                    }
                 }
             }
             let builder = self.builder.clone();
@@ -177,8 +279,14 @@ impl ModuleLoader for DylibLoader {
         coordinator: &'a Arc<Coordinator>,
     ) -> BoxFuture<'a, Result<LoadedModule, LoadError>> {
         Box::pin(async move {
-            let (library_path, manifest) = self.prepare(spec, Some(coordinator)).await?;
+            let (resolution, library_path, manifest) = self.resolution(kind, spec, Some(coordinator)).await?;
             let at = &spec.field_path;
+            if let Some((lock, plan)) = &self.locked {
+                if let Err(difference) = lock.check(plan, &resolution) {
+                    self.record.violation(difference.clone());
+                    return Err(LoadError::new(LoadReason::ValidationFailed, format!("{difference} (--locked)")));
+                }
+            }
             if let Some(manifest) = &manifest {
                 if !manifest.module.kinds.iter().any(|k| k == kind.as_str()) {
                     return Err(LoadError::new(
@@ -256,13 +364,9 @@ impl ModuleLoader for DylibLoader {
                 }
                 ModuleKind::Context => Mounted::Context(Arc::new(PluginContext::new(module.clone()))),
                 ModuleKind::Orchestrator => Mounted::Orchestrator(Arc::new(PluginOrchestrator::new(module.clone()))),
-                ModuleKind::Resolver => {
-                    return Err(LoadError::new(
-                        LoadReason::InvalidEntryPoint,
-                        format!("{at}: resolver plugins are not supported by this build yet"),
-                    ))
-                }
+                ModuleKind::Resolver => Mounted::Resolver(Arc::new(PluginResolver::new(module.clone()))),
             };
+            self.record.loaded(resolution);
             let cleanup_module = module.clone();
             Ok(LoadedModule {
                 mounted,

@@ -7,6 +7,8 @@
 //! version = "0.1.0"
 //! abi = 1
 //! description = "…"
+//! # artifact = "libtool_echo.so"   # optional: a prebuilt library used instead of
+//! # sha256 = "<hex>"               # building the crate, checked against sha256
 //!
 //! [config_schema]          # JSON Schema of the module's `config`, as TOML
 //! type = "object"
@@ -42,6 +44,13 @@ pub struct ModuleSection {
     pub abi: u32,
     #[serde(default)]
     pub description: String,
+    /// A prebuilt library shipped with the module (relative to this file's
+    /// directory), used instead of building the crate; needs `sha256`.
+    #[serde(default)]
+    pub artifact: Option<String>,
+    /// sha256 (hex) of `artifact`, checked before it is opened.
+    #[serde(default)]
+    pub sha256: Option<String>,
 }
 
 impl Manifest {
@@ -56,6 +65,12 @@ impl Manifest {
         let mut manifest: Manifest =
             toml::from_str(&text).map_err(|err| format!("invalid {}: {err}", path.display()))?;
         manifest.path = path;
+        if manifest.module.artifact.is_some() != manifest.module.sha256.is_some() {
+            return Err(format!(
+                "{}: module.artifact and module.sha256 go together (a prebuilt library is used only with its checksum)",
+                manifest.path.display()
+            ));
+        }
         for kind in &manifest.module.kinds {
             if !amplifier_abi::kind::ALL.contains(&kind.as_str()) {
                 return Err(format!(
@@ -66,6 +81,12 @@ impl Manifest {
             }
         }
         Ok(Some(manifest))
+    }
+
+    /// The prebuilt library this manifest names and its expected sha256.
+    pub fn artifact(&self) -> Option<(PathBuf, String)> {
+        let dir = self.path.parent()?;
+        Some((dir.join(self.module.artifact.as_ref()?), self.module.sha256.as_ref()?.to_ascii_lowercase()))
     }
 
     /// The config schema as JSON.
@@ -102,6 +123,19 @@ mod tests {
         .unwrap();
         let err = Manifest::read_dir(dir.path()).unwrap_err();
         assert!(err.contains("unknown kind 'gadget'") && err.contains("amplifier.toml"), "{err}");
+    }
+
+    #[test]
+    fn an_artifact_comes_with_its_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        let head = "[module]\nname = \"x\"\nkinds = [\"tool\"]\nversion = \"1.0.0\"\nabi = 1\n";
+        std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}artifact = \"libx.so\"\nsha256 = \"AB12\"\n"))
+            .unwrap();
+        let manifest = Manifest::read_dir(dir.path()).unwrap().unwrap();
+        assert_eq!(manifest.artifact(), Some((dir.path().join("libx.so"), "ab12".to_owned())));
+        std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}artifact = \"libx.so\"\n")).unwrap();
+        let err = Manifest::read_dir(dir.path()).unwrap_err();
+        assert!(err.contains("module.artifact and module.sha256 go together"), "{err}");
     }
 
     #[test]

@@ -7,13 +7,16 @@
 //! 4. installed modules: each directory of `AMPLIFIER_MODULES` (`:`-separated),
 //!    then `$AMPLIFIER_HOME/modules`, as `<dir>/<id>/` or `<dir>/<id>/<version>/`.
 //!
-//! A path may name a built library or a plugin crate directory.
+//! A path may name a built library or a plugin crate directory. `git+…`
+//! sources are resolved by [`crate::git::GitSource`], between 2 and 3.
 
 use std::path::{Path, PathBuf};
 
 use amplifier_kernel::traits::{
     BoxFuture, ModuleSourceResolver, ResolveError, ResolveRequest, ResolvedModule, ResolvedSource,
 };
+
+use crate::manifest::Manifest;
 
 /// Classifies a path as a library or a crate directory.
 pub fn classify(path: &Path) -> Option<ResolvedSource> {
@@ -23,6 +26,11 @@ pub fn classify(path: &Path) -> Option<ResolvedSource> {
         return is_library.then(|| ResolvedSource::Library { path: path.to_owned() });
     }
     if path.join("Cargo.toml").is_file() {
+        return Some(ResolvedSource::Crate { path: path.to_owned() });
+    }
+    // A module directory whose amplifier.toml names a prebuilt artifact: the
+    // loader checks the artifact's sha256 instead of building.
+    if Manifest::read_dir(path).ok().flatten().is_some_and(|m| m.module.artifact.is_some()) {
         return Some(ResolvedSource::Crate { path: path.to_owned() });
     }
     // An installed module: a directory holding its built library.
@@ -87,10 +95,8 @@ impl ModuleSourceResolver for PlanSource {
                 return Err(ResolveError::NotFound);
             };
             if source.starts_with("git+") {
-                return Err(ResolveError::Failed(format!(
-                    "source '{source}': git sources are not supported by this build yet; \
-                     clone the repository and use its path as the source"
-                )));
+                // Handled by `git::GitSource`, earlier in the chain.
+                return Err(ResolveError::NotFound);
             }
             let path = Path::new(source.strip_prefix("file://").unwrap_or(source));
             let path = match (&request.base_dir, path.is_relative()) {

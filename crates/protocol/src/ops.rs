@@ -5,6 +5,8 @@
 //! modules use) with `HostApi::call(op, params)`. Parameters and results are
 //! JSON; failures are a [`crate::ModuleError`] as JSON.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -219,6 +221,12 @@ pub struct AgentSummary {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Capability ids the agent declares (`capabilities:` in its overlay).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capabilities: Vec<String>,
+    /// Mount names of the providers its overlay adds or replaces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub providers: Vec<String>,
 }
 
 /// Tool specs as a tool module describes itself.
@@ -251,6 +259,57 @@ pub struct HookDescription {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProviderDescription {
     pub info: ProviderInfo,
+}
+
+/// What a resolver plugin is asked (`plugin::RESOLVE`): find the code of
+/// one module. Mirrors the kernel's `traits::ResolveRequest`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResolveRequest {
+    pub module_id: String,
+    /// The plan's `source` for this module, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_hint: Option<String>,
+    /// Directory relative sources are resolved against (the plan file's directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_dir: Option<PathBuf>,
+}
+
+/// Where a resolver plugin found a module's code. Mirrors the kernel's
+/// `traits::ResolvedSource`, plus `path`, which lets the host decide.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResolvedSource {
+    /// A built shared library, loaded as is.
+    Library { path: PathBuf },
+    /// A plugin crate directory, built (or taken from the build cache) first.
+    Crate { path: PathBuf },
+    /// A library, a crate directory or an installed module directory: the
+    /// host looks. A relative path is taken relative to the request's `base_dir`.
+    Path { path: PathBuf },
+}
+
+/// A resolver plugin's answer. Mirrors the kernel's `traits::ResolvedModule`;
+/// the host fills an empty `resolver` with the plugin's name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolvedModule {
+    pub source: ResolvedSource,
+    /// Which resolver answered.
+    #[serde(default)]
+    pub resolver: String,
+    /// Human description of the source, for summaries and lockfiles.
+    #[serde(default)]
+    pub origin: String,
+}
+
+impl ResolvedModule {
+    /// A module found at `path` (a library, crate or installed module directory).
+    pub fn path(path: impl Into<PathBuf>, origin: impl Into<String>) -> Self {
+        ResolvedModule {
+            source: ResolvedSource::Path { path: path.into() },
+            resolver: String::new(),
+            origin: origin.into(),
+        }
+    }
 }
 
 /// What an orchestrator asks of the context for one provider request.

@@ -37,7 +37,10 @@ mod runtime;
 use std::future::Future;
 
 pub use amplifier_protocol::models::{self, *};
-pub use amplifier_protocol::ops::{self, HookOutcome, ProviderDescriptor, RequestView, SessionInfo, Subscription};
+pub use amplifier_protocol::ops::{
+    self, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, SessionInfo,
+    Subscription,
+};
 pub use amplifier_protocol::{events, ErrorKind, ModuleError};
 pub use host::Host;
 pub use module::{MountContext, Stream, ToolDispatcher, Tools};
@@ -52,7 +55,8 @@ pub mod prelude {
     pub use crate::models::*;
     pub use crate::{
         export_module, json, ContextManager, ErrorKind, HookHandler, Host, ModuleError, ModuleResult, MountContext,
-        Orchestrator, Provider, RequestView, Stream, Subscription, Tool, ToolDispatcher, Tools, Value,
+        Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, Resolver, Stream,
+        Subscription, Tool, ToolDispatcher, Tools, Value,
     };
 }
 
@@ -101,11 +105,20 @@ pub trait Orchestrator: Send + Sync + 'static {
     fn execute(&self, prompt: String) -> impl Future<Output = ModuleResult<String>> + Send;
 }
 
+/// Finds module code (mounted from the plan's `session.resolver`, asked
+/// before the built-in resolvers). `Ok(None)` means "not mine": the host goes
+/// on with its own chain (`AMPLIFIER_MODULE_<ID>`, the plan's `source`,
+/// installed modules). An `Err` stops the chain with that error.
+pub trait Resolver: Send + Sync + 'static {
+    fn resolve(&self, request: ResolveRequest) -> impl Future<Output = ModuleResult<Option<ResolvedModule>>> + Send;
+}
+
 /// Implementation details used by [`export_module!`]; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::module::{
-        erase_context, erase_hook, erase_orchestrator, erase_provider, erase_tools, instantiate, manifest_json, MountFn,
+        erase_context, erase_hook, erase_orchestrator, erase_provider, erase_resolver, erase_tools, instantiate,
+        manifest_json, MountFn,
     };
     pub use abi_stable::library::{__call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult};
     pub use abi_stable::prefix_type::PrefixTypeTrait;
@@ -129,7 +142,8 @@ pub mod __private {
 ///
 /// Mount functions take a [`MountContext`] and return, by kind:
 /// `tool` → [`Tools`]; `provider` → `impl Provider`; `hook` → `impl HookHandler`;
-/// `context` → `impl ContextManager`; `orchestrator` → `impl Orchestrator`.
+/// `context` → `impl ContextManager`; `orchestrator` → `impl Orchestrator`;
+/// `resolver` → `impl Resolver`.
 #[macro_export]
 macro_rules! export_module {
     ($($kind:ident => $mount:path),+ $(,)?) => {
@@ -189,6 +203,7 @@ macro_rules! export_module {
     (@erase hook, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_hook($mount($ctx)?)) };
     (@erase context, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_context($mount($ctx)?)) };
     (@erase orchestrator, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_orchestrator($mount($ctx)?)) };
+    (@erase resolver, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_resolver($mount($ctx)?)) };
 }
 
 #[cfg(test)]

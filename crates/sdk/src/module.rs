@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::host::Host;
 use crate::logging;
 use crate::runtime::runtime;
-use crate::{ContextManager, HookHandler, ModuleResult, Orchestrator, Provider, Tool};
+use crate::{ContextManager, HookHandler, ModuleResult, Orchestrator, Provider, Resolver, Tool};
 
 /// What a mount function receives.
 pub struct MountContext {
@@ -304,6 +304,39 @@ impl<O: Orchestrator> ErasedModule for OrchestratorModule<O> {
 
 pub fn erase_orchestrator(orchestrator: impl Orchestrator) -> Arc<dyn ErasedModule> {
     Arc::new(OrchestratorModule(Arc::new(orchestrator)))
+}
+
+struct ResolverModule<R>(Arc<R>);
+
+impl<R: Resolver> ErasedModule for ResolverModule<R> {
+    fn describe(&self) -> ModuleResult<String> {
+        Ok("{}".to_owned())
+    }
+
+    fn start(
+        self: Arc<Self>,
+        op: &str,
+        params: &str,
+        _stream: Stream,
+    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
+        if op != plugin::RESOLVE {
+            return Err(unknown_op(op, "resolver"));
+        }
+        let request: ops::ResolveRequest = parse(op, params)?;
+        let resolver = self.0.clone();
+        Ok(Box::pin(async move {
+            let module_id = request.module_id.clone();
+            match resolver.resolve(request).await? {
+                Some(found) => to_json(found),
+                // The protocol's "not mine": the host's chain goes on.
+                None => Err(ModuleError::new(ErrorKind::NotFound, format!("module '{module_id}' is not known here"))),
+            }
+        }))
+    }
+}
+
+pub fn erase_resolver(resolver: impl Resolver) -> Arc<dyn ErasedModule> {
+    Arc::new(ResolverModule(Arc::new(resolver)))
 }
 
 /// The ABI face of one mounted module.

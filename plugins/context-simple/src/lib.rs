@@ -13,142 +13,17 @@
 //! ```
 //!
 //! The history itself is never compacted: `get_messages` always returns all
-//! of it, and each request gets a view that fits its token budget (see
-//! [`compaction`]), announced by `context:pre_compact`/`context:post_compact`.
+//! of it, and each request gets a view that fits its token budget, announced
+//! by `context:pre_compact`/`context:post_compact`. The history, the token
+//! estimates and the compaction live in `amplifier-context-core`, shared
+//! with `context-persistent`.
 
-mod compaction;
-mod tokens;
-mod units;
-
-use std::sync::{Mutex, MutexGuard, PoisonError};
-
-use amplifier_sdk::events;
+use amplifier_context_core::{Config, InMemoryContext};
 use amplifier_sdk::prelude::*;
-use serde::Deserialize;
 
-use crate::compaction::{Compacted, Policy};
-
-#[derive(Debug, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct Config {
-    max_tokens: u64,
-    compact_threshold: f64,
-    protected_tool_results: usize,
-    truncate_chars: usize,
-    protected_recent: f64,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            max_tokens: 200_000,
-            compact_threshold: 0.92,
-            protected_tool_results: 5,
-            truncate_chars: 250,
-            protected_recent: 0.30,
-        }
-    }
-}
-
-impl Config {
-    /// The budget of a request that names none; the margin below the window
-    /// absorbs the estimate's error and leaves room for the answer.
-    fn default_budget(&self) -> u64 {
-        (self.max_tokens as f64 * self.compact_threshold) as u64
-    }
-
-    fn policy(&self) -> Policy {
-        Policy {
-            protected_tool_results: self.protected_tool_results,
-            truncate_chars: self.truncate_chars,
-            protected_recent: self.protected_recent,
-        }
-    }
-}
-
-struct SimpleContext {
-    messages: Mutex<Vec<Message>>,
-    default_budget: u64,
-    policy: Policy,
-    host: Host,
-}
-
-impl SimpleContext {
-    /// Every critical section is one push, clone or replacement, so a panic
-    /// elsewhere can't leave the history half-written: a poisoned lock is
-    /// still safe to use. Never held across an await.
-    fn messages(&self) -> MutexGuard<'_, Vec<Message>> {
-        self.messages.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    async fn announce(&self, history: &[Message], compacted: &Compacted) {
-        let stats = &compacted.stats;
-        let before = data([("message_count", json!(history.len())), ("token_count", json!(stats.tokens_before))]);
-        self.emit(events::CONTEXT_PRE_COMPACT, before).await;
-        let after = data([
-            ("message_count", json!(compacted.messages.len())),
-            ("token_count", json!(stats.tokens_after)),
-            ("strategy_level", json!(stats.level)),
-            ("messages_removed", json!(stats.messages_removed)),
-            ("tool_results_truncated", json!(stats.tool_results_truncated)),
-        ]);
-        self.emit(events::CONTEXT_POST_COMPACT, after).await;
-    }
-
-    /// Events are informational here: a failing hook must not cost the
-    /// request its context.
-    async fn emit(&self, event: &str, data: JsonMap) {
-        if let Err(err) = self.host.emit(event, data).await {
-            tracing::warn!(event, error = %err, "could not emit a compaction event");
-        }
-    }
-}
-
-fn data<const N: usize>(fields: [(&str, Value); N]) -> JsonMap {
-    fields.into_iter().map(|(key, value)| (key.to_owned(), value)).collect()
-}
-
-impl ContextManager for SimpleContext {
-    async fn add_message(&self, message: Message) -> ModuleResult<()> {
-        self.messages().push(message);
-        Ok(())
-    }
-
-    async fn get_messages(&self) -> ModuleResult<Vec<Message>> {
-        Ok(self.messages().clone())
-    }
-
-    async fn get_messages_for_request(&self, view: RequestView) -> ModuleResult<Vec<Message>> {
-        let history = self.messages().clone();
-        let budget = view.token_budget.unwrap_or(self.default_budget);
-        let Some(compacted) = compaction::compact(&history, budget, &self.policy) else {
-            return Ok(history);
-        };
-        // Compaction only builds this view, so announcing it once computed
-        // shows hooks the same before/after as announcing it around the work.
-        self.announce(&history, &compacted).await;
-        Ok(compacted.messages)
-    }
-
-    async fn set_messages(&self, messages: Vec<Message>) -> ModuleResult<()> {
-        *self.messages() = messages;
-        Ok(())
-    }
-
-    async fn clear(&self) -> ModuleResult<()> {
-        self.messages().clear();
-        Ok(())
-    }
-}
-
-fn mount(ctx: MountContext) -> ModuleResult<SimpleContext> {
+fn mount(ctx: MountContext) -> ModuleResult<InMemoryContext> {
     let config: Config = ctx.config()?;
-    Ok(SimpleContext {
-        messages: Mutex::default(),
-        default_budget: config.default_budget(),
-        policy: config.policy(),
-        host: ctx.host,
-    })
+    Ok(InMemoryContext::new(&config, ctx.host))
 }
 
 export_module!(context => mount);
@@ -157,27 +32,11 @@ export_module!(context => mount);
 mod tests {
     use super::*;
 
-    fn parse(config: Value) -> Option<Config> {
-        Config::deserialize(config).ok()
-    }
-
     #[test]
-    fn config_defaults_match_upstream() {
-        let config = parse(json!({})).unwrap();
-        assert_eq!(config.default_budget(), 184_000);
-        let policy = config.policy();
-        assert_eq!((policy.protected_tool_results, policy.truncate_chars), (5, 250));
-        assert_eq!(policy.protected_recent, 0.30);
-    }
-
-    #[test]
-    fn config_budget_follows_the_window_and_threshold() {
-        let config = parse(json!({"max_tokens": 1000, "compact_threshold": 0.5})).unwrap();
-        assert_eq!(config.default_budget(), 500);
-    }
-
-    #[test]
-    fn config_rejects_unknown_keys_like_its_schema() {
-        assert!(parse(json!({"max_messages": 100})).is_none());
+    fn config_is_the_shared_one_and_rejects_unknown_keys() {
+        use serde::Deserialize;
+        let parse = |config: Value| Config::deserialize(config);
+        assert_eq!(parse(json!({"max_tokens": 1000})).unwrap().default_budget(), 920);
+        assert!(parse(json!({"max_messages": 100})).is_err());
     }
 }

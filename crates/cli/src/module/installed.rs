@@ -1,0 +1,443 @@
+//! Installed modules: `<dir>/<name>/<version>/` holding the built library,
+//! its `amplifier.toml` and `install.json` (where it came from). `install`
+//! writes into `$AMPLIFIER_HOME/modules`; `list` and `show` also read the
+//! directories of `AMPLIFIER_MODULES`, as the loader's `installed` resolver does.
+
+use std::path::{Path, PathBuf};
+
+use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
+use amplifier_kernel::traits::ResolvedSource;
+use amplifier_loader::manifest::{Manifest, MANIFEST_FILE};
+use amplifier_loader::resolver::Installed;
+use amplifier_loader::{amplifier_home, DylibLoader};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::exit;
+
+const INSTALL_RECORD: &str = "install.json";
+
+#[derive(Args)]
+pub struct InstallArgs {
+    /// A plugin crate directory, a built library, or a git source (`git+https://…`).
+    source: String,
+}
+
+#[derive(Args)]
+pub struct ListArgs {
+    /// Also list this mount plan's modules and where each resolves.
+    #[arg(long, value_name = "FILE")]
+    plan: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// The module's name.
+    name: String,
+}
+
+#[derive(Args)]
+pub struct RemoveArgs {
+    /// The module's name.
+    name: String,
+    /// Remove only this version.
+    #[arg(long)]
+    version: Option<String>,
+}
+
+/// `install.json`: where an installed module came from.
+#[derive(Debug, Serialize, Deserialize)]
+struct InstallRecord {
+    source: String,
+    library: String,
+}
+
+/// One installed version of a module.
+struct InstalledModule {
+    name: String,
+    dir: PathBuf,
+    manifest: Option<Manifest>,
+    record: Option<InstallRecord>,
+}
+
+impl InstalledModule {
+    fn version(&self) -> String {
+        match &self.manifest {
+            Some(manifest) => manifest.module.version.clone(),
+            None => self.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        }
+    }
+
+    fn row(&self) -> [String; 5] {
+        let manifest = self.manifest.as_ref();
+        [
+            self.name.clone(),
+            manifest.map(|m| m.module.kinds.join(",")).unwrap_or_else(|| "?".into()),
+            self.version(),
+            manifest.map(|m| m.module.abi.to_string()).unwrap_or_else(|| "?".into()),
+            self.record.as_ref().map(|r| r.source.clone()).unwrap_or_else(|| "-".into()),
+        ]
+    }
+}
+
+/// A name or version usable as one path component.
+fn safe_component(text: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with('.')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
+}
+
+/// A module id for resolving `source`: its last path component (of the
+/// `#subdirectory=` of a git source, when it has one), without `@ref`.
+fn id_from_source(source: &str) -> String {
+    let path = match source.split_once("#subdirectory=") {
+        Some((_, subdirectory)) => subdirectory,
+        None => source.split(['#', '?']).next().unwrap_or(source),
+    };
+    let trimmed = path.trim_end_matches(['/', '\\']);
+    let last = trimmed.rsplit(['/', '\\', ':']).next().unwrap_or(trimmed);
+    let last = if source.starts_with("git+") { last.split('@').next().unwrap_or(last) } else { last };
+    let last = last.strip_suffix(".git").unwrap_or(last);
+    let last = last
+        .strip_prefix(std::env::consts::DLL_PREFIX)
+        .and_then(|l| l.strip_suffix(std::env::consts::DLL_SUFFIX))
+        .map(|l| l.replace('_', "-"))
+        .unwrap_or_else(|| last.to_owned());
+    if last.is_empty() {
+        "module".to_owned()
+    } else {
+        last
+    }
+}
+
+fn version_key(version: &str) -> Vec<u64> {
+    version.split(['.', '-', '+']).map(|p| p.parse().unwrap_or(0)).collect()
+}
+
+fn is_library(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with(std::env::consts::DLL_PREFIX) && n.ends_with(std::env::consts::DLL_SUFFIX))
+}
+
+fn read_installed(name: &str, dir: &Path) -> InstalledModule {
+    let record = std::fs::read(dir.join(INSTALL_RECORD)).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    InstalledModule {
+        name: name.to_owned(),
+        dir: dir.to_owned(),
+        manifest: Manifest::read_dir(dir).ok().flatten(),
+        record,
+    }
+}
+
+/// Every installed version under the module directories, by name then version.
+fn scan(dirs: &[PathBuf]) -> Vec<InstalledModule> {
+    let mut found = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        let mut modules: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        modules.sort();
+        for module_dir in modules {
+            let name = module_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if name.starts_with('.') {
+                continue;
+            }
+            let mut versions: Vec<PathBuf> = std::fs::read_dir(&module_dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.is_dir()
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+                })
+                .collect();
+            if versions.is_empty() {
+                // A module installed by hand as `<dir>/<name>/` with its library inside.
+                if std::fs::read_dir(&module_dir).into_iter().flatten().flatten().any(|e| is_library(&e.path())) {
+                    found.push(read_installed(&name, &module_dir));
+                }
+                continue;
+            }
+            versions.sort_by_key(|p| version_key(&p.file_name().unwrap_or_default().to_string_lossy()));
+            found.extend(versions.iter().map(|version| read_installed(&name, version)));
+        }
+    }
+    found
+}
+
+fn print_table(rows: &[[String; 5]]) {
+    let header = ["NAME", "KIND", "VERSION", "ABI", "SOURCE"].map(str::to_owned);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in std::iter::once(&header).chain(rows) {
+        let cells: Vec<String> = row.iter().zip(widths).map(|(cell, width)| format!("{cell:<width$}")).collect();
+        println!("  {}", cells.join("  ").trim_end());
+    }
+}
+
+pub fn install(args: InstallArgs) -> u8 {
+    let runtime = match super::runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let home = amplifier_home();
+    let loader = DylibLoader::new(std::env::current_dir().ok(), &home);
+    let spec = ModuleSpec {
+        source: Some(args.source.clone()),
+        field_path: "source".to_owned(),
+        ..ModuleSpec::new(id_from_source(&args.source))
+    };
+    let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
+        Ok(prepared) => prepared,
+        Err(err) => {
+            eprintln!("error: {}", err.message);
+            return exit::RUN_FAILED;
+        }
+    };
+    let Some(manifest) = manifest else {
+        eprintln!(
+            "error: {} has no {MANIFEST_FILE}: a module needs one (name, version, kinds) to be installed",
+            args.source
+        );
+        return exit::RUN_FAILED;
+    };
+    let (name, version) = (manifest.module.name.as_str(), manifest.module.version.as_str());
+    if !safe_component(name) || !safe_component(version) {
+        eprintln!(
+            "error: {}: module name '{name}' or version '{version}' cannot name a directory",
+            manifest.path.display()
+        );
+        return exit::RUN_FAILED;
+    }
+    // Refuse what this amplifier could not load (another ABI, not a plugin).
+    if let Err(message) = amplifier_loader::library::open(&library, name) {
+        eprintln!("error: {message}");
+        return exit::RUN_FAILED;
+    }
+    let local = Path::new(&args.source);
+    let source = match local.exists() {
+        true => local.canonicalize().map(|p| p.display().to_string()).unwrap_or_else(|_| args.source.clone()),
+        false => args.source.clone(),
+    };
+    let module_dir = home.join("modules").join(name);
+    let target = module_dir.join(version);
+    match place(&module_dir, &target, &library, &manifest, source) {
+        Ok(()) => {
+            println!("Installed {name} {version} ({}) in {}", manifest.module.kinds.join(", "), target.display());
+            exit::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            exit::RUN_FAILED
+        }
+    }
+}
+
+/// Writes the module into a staging directory, then renames it into place,
+/// so a reader never sees half an installation.
+fn place(module_dir: &Path, target: &Path, library: &Path, manifest: &Manifest, source: String) -> Result<(), String> {
+    let version = target.file_name().unwrap_or_default().to_string_lossy();
+    let staging = module_dir.join(format!(".{version}.partial-{}", std::process::id()));
+    let library_name = library.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let record = InstallRecord { source, library: library_name.clone() };
+    let result = (|| -> std::io::Result<()> {
+        let _ = std::fs::remove_dir_all(&staging);
+        std::fs::create_dir_all(&staging)?;
+        std::fs::copy(library, staging.join(&library_name))?;
+        std::fs::copy(&manifest.path, staging.join(MANIFEST_FILE))?;
+        std::fs::write(staging.join(INSTALL_RECORD), serde_json::to_vec_pretty(&record).unwrap_or_default())?;
+        if target.exists() {
+            std::fs::remove_dir_all(target)?;
+        }
+        std::fs::rename(&staging, target)
+    })();
+    result.map_err(|err| {
+        let _ = std::fs::remove_dir_all(&staging);
+        format!("cannot install into {}: {err}", target.display())
+    })
+}
+
+pub fn list(args: ListArgs) -> u8 {
+    let home = amplifier_home();
+    let dirs = Installed::new(&home).dirs().to_vec();
+    let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    println!("Installed modules ({}):", shown.join(", "));
+    let installed = scan(&dirs);
+    if installed.is_empty() {
+        println!("  (none)");
+    } else {
+        print_table(&installed.iter().map(InstalledModule::row).collect::<Vec<_>>());
+    }
+    let Some(plan_path) = args.plan else { return exit::SUCCESS };
+    let parsed = match amplifier_plan::parse_plan_file(&plan_path) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return exit::USAGE;
+        }
+    };
+    let runtime = match super::runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
+    let loader = DylibLoader::new(base_dir, &home);
+    let plan = &parsed.plan;
+    let entries: Vec<(ModuleKind, &ModuleSpec)> = [
+        Some((ModuleKind::Orchestrator, &plan.session.orchestrator)),
+        Some((ModuleKind::Context, &plan.session.context)),
+        plan.session.resolver.as_ref().map(|spec| (ModuleKind::Resolver, spec)),
+    ]
+    .into_iter()
+    .flatten()
+    .chain(plan.providers.iter().map(|spec| (ModuleKind::Provider, spec)))
+    .chain(plan.tools.iter().map(|spec| (ModuleKind::Tool, spec)))
+    .chain(plan.hooks.iter().map(|spec| (ModuleKind::Hook, spec)))
+    .collect();
+    let mut rows = Vec::new();
+    for (kind, spec) in entries {
+        let row = match runtime.block_on(loader.resolve(spec, None)) {
+            Ok(found) => {
+                let dir = match &found.source {
+                    ResolvedSource::Crate { path } => path.clone(),
+                    ResolvedSource::Library { path } => path.parent().map(Path::to_owned).unwrap_or_default(),
+                };
+                let manifest = Manifest::read_dir(&dir).ok().flatten();
+                [
+                    spec.mount_name().to_owned(),
+                    kind.as_str().to_owned(),
+                    manifest.as_ref().map(|m| m.module.version.clone()).unwrap_or_else(|| "?".into()),
+                    manifest.as_ref().map(|m| m.module.abi.to_string()).unwrap_or_else(|| "?".into()),
+                    format!("{} ({})", found.origin, found.resolver),
+                ]
+            }
+            Err(err) => {
+                let first = err.message.lines().next().unwrap_or_default();
+                let why = if first.contains("not found") {
+                    "not found (a resolver plugin may find it at run time)".to_owned()
+                } else {
+                    first.strip_prefix(&format!("{}: ", spec.field_path)).unwrap_or(first).to_owned()
+                };
+                [spec.mount_name().to_owned(), kind.as_str().to_owned(), "-".into(), "-".into(), why]
+            }
+        };
+        rows.push(row);
+    }
+    println!("Modules of {}:", plan_path.display());
+    print_table(&rows);
+    exit::SUCCESS
+}
+
+pub fn show(args: ShowArgs) -> u8 {
+    let home = amplifier_home();
+    let dirs = Installed::new(&home).dirs().to_vec();
+    let versions: Vec<InstalledModule> = scan(&dirs).into_iter().filter(|m| m.name == args.name).collect();
+    if versions.is_empty() {
+        let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        eprintln!("error: module '{}' is not installed (looked in {})", args.name, shown.join(", "));
+        return exit::RUN_FAILED;
+    }
+    let newest = versions.iter().map(|m| version_key(&m.version())).max();
+    for module in &versions {
+        let used = if Some(version_key(&module.version())) == newest { " (the version plans get)" } else { "" };
+        println!("{} {}{used}", module.name, module.version());
+        if let Some(manifest) = &module.manifest {
+            println!("  kinds:       {}", manifest.module.kinds.join(", "));
+            println!("  abi:         {}", manifest.module.abi);
+            if !manifest.module.description.is_empty() {
+                println!("  description: {}", manifest.module.description);
+            }
+            if let Some(schema) = manifest.config_schema_json() {
+                let required: Vec<&str> = schema
+                    .get("required")
+                    .and_then(|r| r.as_array())
+                    .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+                    .unwrap_or_default();
+                let keys: Vec<String> = schema
+                    .get("properties")
+                    .and_then(|p| p.as_object())
+                    .map(|p| {
+                        p.iter()
+                            .map(|(key, property)| {
+                                let kind = property.get("type").and_then(|t| t.as_str()).unwrap_or("any");
+                                let required = if required.contains(&key.as_str()) { ", required" } else { "" };
+                                format!("{key} ({kind}{required})")
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if !keys.is_empty() {
+                    println!("  config:      {}", keys.join(", "));
+                }
+            }
+        }
+        if let Some(record) = &module.record {
+            println!("  source:      {}", record.source);
+            println!("  library:     {}", record.library);
+        }
+        println!("  location:    {}", module.dir.display());
+    }
+    exit::SUCCESS
+}
+
+pub fn remove(args: RemoveArgs) -> u8 {
+    let modules = amplifier_home().join("modules");
+    if !safe_component(&args.name) || args.version.as_deref().is_some_and(|v| !safe_component(v)) {
+        eprintln!("error: '{}' is not a module name or version", args.version.as_deref().unwrap_or(&args.name));
+        return exit::USAGE;
+    }
+    let module_dir = modules.join(&args.name);
+    let target = match &args.version {
+        Some(version) => module_dir.join(version),
+        None => module_dir.clone(),
+    };
+    if !target.is_dir() {
+        let what = match &args.version {
+            Some(version) => format!("{} {version}", args.name),
+            None => args.name.clone(),
+        };
+        eprintln!("error: {what} is not installed in {}", modules.display());
+        return exit::RUN_FAILED;
+    }
+    if let Err(err) = std::fs::remove_dir_all(&target) {
+        eprintln!("error: cannot remove {}: {err}", target.display());
+        return exit::RUN_FAILED;
+    }
+    // The last version gone: the module's directory goes too.
+    if module_dir.read_dir().is_ok_and(|mut entries| entries.next().is_none()) {
+        let _ = std::fs::remove_dir(&module_dir);
+    }
+    println!(
+        "Removed {} from {}",
+        args.version.map(|v| format!("{} {v}", args.name)).unwrap_or(args.name),
+        target.display()
+    );
+    exit::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_the_last_path_component() {
+        assert_eq!(id_from_source("./plugins/tool-echo/"), "tool-echo");
+        assert_eq!(id_from_source("git+https://example.com/org/tool-x.git@v1"), "tool-x");
+        assert_eq!(id_from_source("git+https://host/org/repo@v1.2#subdirectory=plugins/tool-y"), "tool-y");
+        let library = format!("/tmp/{}tool_echo{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX);
+        assert_eq!(id_from_source(&library), "tool-echo");
+    }
+
+    #[test]
+    fn names_stay_one_path_component() {
+        assert!(safe_component("tool-echo") && safe_component("1.2.0-beta+1"));
+        assert!(!safe_component("../x") && !safe_component(".hidden") && !safe_component("a/b"));
+    }
+}

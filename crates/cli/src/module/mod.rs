@@ -1,0 +1,78 @@
+//! `amplifier module …`: check, scaffold and install modules.
+//!
+//! Thin: validation lives in `amplifier_loader::validate`, resolution and
+//! building in the loader; this prints and picks exit codes.
+
+mod installed;
+mod new;
+mod validate;
+
+use amplifier_kernel::plan::ModuleKind;
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::exit;
+
+#[derive(Args)]
+pub struct ModuleArgs {
+    #[command(subcommand)]
+    command: ModuleCommand,
+}
+
+#[derive(Subcommand)]
+enum ModuleCommand {
+    /// Build a module, load it through the loader and check it against its kind's contract.
+    Validate(validate::ValidateArgs),
+    /// Create a module crate (tool, provider, hook, orchestrator or context) that passes `validate`.
+    New(new::NewArgs),
+    /// Build a module and install it into $AMPLIFIER_HOME/modules/<name>/<version>/.
+    Install(installed::InstallArgs),
+    /// List installed modules (and, with --plan, the modules of a plan).
+    List(installed::ListArgs),
+    /// Show the installed versions of a module.
+    Show(installed::ShowArgs),
+    /// Remove an installed module (all versions, or one with --version).
+    Remove(installed::RemoveArgs),
+}
+
+/// A module kind on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    Tool,
+    Provider,
+    Hook,
+    Orchestrator,
+    Context,
+    Resolver,
+}
+
+impl From<KindArg> for ModuleKind {
+    fn from(kind: KindArg) -> Self {
+        match kind {
+            KindArg::Tool => ModuleKind::Tool,
+            KindArg::Provider => ModuleKind::Provider,
+            KindArg::Hook => ModuleKind::Hook,
+            KindArg::Orchestrator => ModuleKind::Orchestrator,
+            KindArg::Context => ModuleKind::Context,
+            KindArg::Resolver => ModuleKind::Resolver,
+        }
+    }
+}
+
+pub fn run(args: ModuleArgs) -> u8 {
+    match args.command {
+        ModuleCommand::Validate(args) => validate::run(args),
+        ModuleCommand::New(args) => new::run(args),
+        ModuleCommand::Install(args) => installed::install(args),
+        ModuleCommand::List(args) => installed::list(args),
+        ModuleCommand::Show(args) => installed::show(args),
+        ModuleCommand::Remove(args) => installed::remove(args),
+    }
+}
+
+/// The async runtime for commands that load or build modules.
+fn runtime() -> Result<tokio::runtime::Runtime, u8> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|err| {
+        eprintln!("error: cannot start the async runtime: {err}");
+        exit::RUN_FAILED
+    })
+}

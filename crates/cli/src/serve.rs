@@ -1,0 +1,320 @@
+//! `amplifier serve [--plan FILE] [--addr 127.0.0.1:PORT]`: runs over HTTP.
+//!
+//! - `POST /v1/runs` with a run request `{mode, objective, constraints?,
+//!   threadId?, agent?, payload?, correlationId?}` answers a Server-Sent
+//!   Events stream of the run's frames (see [`crate::sse`]). The request,
+//!   with `threadId` filled in, is the prompt of a new session of the plan.
+//! - `GET /v1/runs/{thread}` answers the thread's persisted state
+//!   (`$AMPLIFIER_HOME/runs/<thread>/state.json`, or the orchestrator's
+//!   `runsDir`).
+//!
+//! One run per thread at a time (409 otherwise) and `--max-runs` runs at once
+//! (503 otherwise). A client that goes away cancels its run.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use amplifier_kernel::cancellation::CancellationToken;
+use amplifier_kernel::ops::SpawnRequest;
+use amplifier_kernel::plan::{ModuleSpec, MountPlan};
+use amplifier_kernel::session::ModuleLoader;
+use amplifier_loader::DylibLoader;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use clap::Args;
+use serde_json::{json, Value};
+
+use crate::exit;
+use crate::sse::{self, Encoder, Frame, FrameSink, Mapper, RunSpec};
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The mount plan (YAML) each run's session is built from.
+    #[arg(long, value_name = "FILE", default_value = "mount-plans/content-studio.yaml")]
+    plan: PathBuf,
+    /// Address to listen on; port 0 picks a free port (the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8787")]
+    addr: SocketAddr,
+    /// Seconds between heartbeat events on an idle stream.
+    #[arg(long, value_name = "SECS", default_value_t = 15)]
+    heartbeat: u64,
+    /// Runs at once; more are refused with 503.
+    #[arg(long, default_value_t = 4)]
+    max_runs: usize,
+}
+
+struct App {
+    plan: MountPlan,
+    loader: Arc<DylibLoader>,
+    runs_dir: PathBuf,
+    heartbeat: Duration,
+    active: Mutex<HashSet<String>>,
+    permits: Arc<tokio::sync::Semaphore>,
+}
+
+pub fn serve(args: ServeArgs) -> u8 {
+    let parsed = match amplifier_plan::parse_plan_file(&args.plan) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return exit::USAGE;
+        }
+    };
+    for warning in &parsed.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            return exit::RUN_FAILED;
+        }
+    };
+    let base_dir = args.plan.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
+    let home = amplifier_loader::amplifier_home();
+    let runs_dir = parsed
+        .plan
+        .session
+        .orchestrator
+        .config
+        .get("runsDir")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join("runs"));
+    let app = Arc::new(App {
+        loader: Arc::new(DylibLoader::new(base_dir, &home)),
+        plan: parsed.plan,
+        runs_dir,
+        heartbeat: Duration::from_secs(args.heartbeat.max(1)),
+        active: Mutex::default(),
+        permits: Arc::new(tokio::sync::Semaphore::new(args.max_runs.max(1))),
+    });
+    runtime.block_on(async move {
+        // Build the plan's plugins (the agents' too) before taking requests.
+        let specs = all_modules(&app.plan);
+        let refs: Vec<&ModuleSpec> = specs.iter().collect();
+        ModuleLoader::prepare(&*app.loader, &refs).await;
+        let listener = match tokio::net::TcpListener::bind(args.addr).await {
+            Ok(listener) => listener,
+            Err(err) => {
+                eprintln!("error: cannot listen on {}: {err}", args.addr);
+                return exit::RUN_FAILED;
+            }
+        };
+        let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        println!("listening on http://{local}");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let router =
+            Router::new().route("/v1/runs", post(start_run)).route("/v1/runs/{thread}", get(get_run)).with_state(app);
+        match axum::serve(listener, router).await {
+            Ok(()) => exit::SUCCESS,
+            Err(err) => {
+                eprintln!("error: the server stopped: {err}");
+                exit::RUN_FAILED
+            }
+        }
+    })
+}
+
+/// The plan's modules and those of every agent overlay.
+fn all_modules(plan: &MountPlan) -> Vec<ModuleSpec> {
+    let mut plans = vec![plan.clone()];
+    for (name, overlay) in &plan.agents {
+        if let Ok(agent) = amplifier_kernel::spawn::agent_plan(plan, name, overlay, &SpawnRequest::default()) {
+            plans.push(agent);
+        }
+    }
+    let mut specs: Vec<ModuleSpec> = Vec::new();
+    for plan in plans {
+        let session = [plan.session.orchestrator, plan.session.context];
+        for spec in session.into_iter().chain(plan.providers).chain(plan.tools).chain(plan.hooks) {
+            if !specs.iter().any(|s| s.module == spec.module && s.source == spec.source) {
+                specs.push(spec);
+            }
+        }
+    }
+    specs
+}
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    json_response(status, json!({"error": message.into()}))
+}
+
+/// Letters, digits, `-`, `_`, `.`; not starting with `.`; at most 128.
+fn valid_thread_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && !id.starts_with('.')
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Checks a run request and fills in its `threadId`.
+fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), String> {
+    let Ok(Value::Object(mut request)) = serde_json::from_slice::<Value>(body) else {
+        return Err("the body must be a JSON object: {mode, objective, constraints?, threadId?, agent?}".into());
+    };
+    let mode = request.get("mode").map(|m| m.as_str().unwrap_or("?")).unwrap_or("app").to_owned();
+    if mode != "app" && mode != "chat" {
+        return Err(format!("`mode` must be \"app\" or \"chat\", not {}", request["mode"]));
+    }
+    let objective = request.get("objective").or_else(|| request.get("message")).and_then(Value::as_str);
+    if objective.is_none_or(|o| o.trim().is_empty()) {
+        return Err("`objective` (or `message` in chat mode) must be a non-empty string".into());
+    }
+    if let Some(constraints) = request.get("constraints") {
+        if !constraints.is_object() {
+            return Err("`constraints` must be an object".into());
+        }
+    }
+    let thread = match request.get("threadId") {
+        None | Some(Value::Null) => format!("thread_{}", &sse::correlation_id()[4..]),
+        Some(Value::String(id)) if valid_thread_id(id) => id.clone(),
+        Some(other) => {
+            return Err(format!(
+                "`threadId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
+            ))
+        }
+    };
+    request.insert("threadId".into(), json!(thread));
+    request.insert("mode".into(), json!(mode));
+    Ok((request, thread))
+}
+
+/// Frames into the response body's channel; a closed channel (the client
+/// left) cancels the run.
+struct ChannelSink {
+    sender: tokio::sync::mpsc::UnboundedSender<Frame>,
+    cancellation: OnceLock<CancellationToken>,
+}
+
+impl FrameSink for ChannelSink {
+    fn send(&self, frame: Frame) {
+        if self.sender.send(frame).is_err() {
+            if let Some(token) = self.cancellation.get() {
+                if !token.is_cancelled() {
+                    token.request();
+                }
+            }
+        }
+    }
+}
+
+async fn start_run(State(app): State<Arc<App>>, body: Bytes) -> Response {
+    let (mut request, thread) = match validate(&body) {
+        Ok(valid) => valid,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message),
+    };
+    if !app.active.lock().expect("active lock").insert(thread.clone()) {
+        return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
+    }
+    let Ok(permit) = app.permits.clone().try_acquire_owned() else {
+        app.active.lock().expect("active lock").remove(&thread);
+        return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
+    };
+    let correlation = match request.remove("correlationId") {
+        Some(Value::String(id)) if !id.is_empty() => id,
+        _ => sse::correlation_id(),
+    };
+    let mapper = Arc::new(Mapper::new(correlation.clone()));
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+    let sink = Arc::new(ChannelSink { sender, cancellation: OnceLock::new() });
+    let spec = RunSpec {
+        plan: app.plan.clone(),
+        loader: app.loader.clone() as Arc<dyn ModuleLoader>,
+        prompt: Value::Object(request.clone()).to_string(),
+        allow_partial: false,
+        start_data: json!({"threadId": thread, "mode": request.get("mode")}),
+    };
+    let run_app = app.clone();
+    tokio::spawn(async move {
+        let cancel_sink = sink.clone();
+        sse::drive(spec, mapper, sink, |coordinator| {
+            let _ = cancel_sink.cancellation.set(coordinator.cancellation().clone());
+        })
+        .await;
+        run_app.active.lock().expect("active lock").remove(&thread);
+        drop(permit);
+    });
+    sse_response(receiver, app.heartbeat, correlation)
+}
+
+fn sse_response(
+    receiver: tokio::sync::mpsc::UnboundedReceiver<Frame>,
+    heartbeat: Duration,
+    correlation: String,
+) -> Response {
+    let encoder = Encoder::default();
+    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
+    let prologue = futures::stream::once(async { Ok::<_, std::convert::Infallible>(Encoder::PROLOGUE.to_owned()) });
+    let frames = futures::stream::unfold((receiver, ticks, encoder), move |(mut receiver, mut ticks, encoder)| {
+        let correlation = correlation.clone();
+        async move {
+            // Frames queued before a tick go first, so ids stay in order.
+            let text = tokio::select! {
+                biased;
+                frame = receiver.recv() => encoder.encode(&frame?),
+                _ = ticks.tick() => encoder.heartbeat(&correlation),
+            };
+            Some((Ok(text), (receiver, ticks, encoder)))
+        }
+    });
+    let body = Body::from_stream(futures::StreamExt::chain(prologue, frames));
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+async fn get_run(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Response {
+    if !valid_thread_id(&thread) {
+        return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
+    }
+    let path = app.runs_dir.join(&thread).join("state.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(state) => json_response(StatusCode::OK, state),
+            Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("the stored state is not JSON: {err}")),
+        },
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"))
+        }
+        Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_checked_and_get_a_thread_id() {
+        let (request, thread) = validate(br#"{"objective": "x"}"#).unwrap();
+        assert!(thread.starts_with("thread_"));
+        assert_eq!(request["threadId"], thread.as_str());
+        assert_eq!(request["mode"], "app");
+        let (_, thread) = validate(br#"{"mode": "chat", "message": "hi", "threadId": "t-1"}"#).unwrap();
+        assert_eq!(thread, "t-1");
+        for bad in [
+            &b"[]"[..],
+            br#"{"objective": ""}"#,
+            br#"{"mode": "x", "objective": "o"}"#,
+            br#"{"objective": "o", "threadId": "../x"}"#,
+        ] {
+            assert!(validate(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+    }
+}

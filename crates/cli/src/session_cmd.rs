@@ -1,0 +1,455 @@
+//! `amplifier session list|show|export|resume|fork|delete|cleanup`,
+//! `amplifier resume ID [PROMPT]` and `amplifier continue [PROMPT]`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use amplifier_kernel::models::RunStatus;
+use amplifier_kernel::session::{Session, SessionOptions};
+use amplifier_loader::DylibLoader;
+use amplifier_store::{ListFilter, SessionRecord, Store, StoreError};
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::exit;
+use crate::output::OutputFormat;
+use crate::store_recorder::{self, Recording};
+use crate::update::PlanLock;
+
+#[derive(Args)]
+pub struct SessionArgs {
+    #[command(subcommand)]
+    command: SessionCommand,
+}
+
+#[derive(Subcommand)]
+enum SessionCommand {
+    /// List stored sessions, most recent first (this directory's unless --all-projects).
+    List(ListArgs),
+    /// Show a session's details, and its transcript with --transcript.
+    Show(ShowArgs),
+    /// Export a session: upstream-style JSONL files, or a Markdown transcript.
+    Export(ExportArgs),
+    /// Run a new prompt in a stored session (same as `amplifier resume`).
+    Resume(ResumeArgs),
+    /// Copy a session, or its first N turns, into a new session.
+    Fork(ForkArgs),
+    /// Delete a session with its messages and events.
+    Delete(DeleteArgs),
+    /// Delete the sessions not used for N days.
+    Cleanup(CleanupArgs),
+}
+
+#[derive(Args)]
+struct ListArgs {
+    /// Sessions of every directory, not just the current one.
+    #[arg(long)]
+    all_projects: bool,
+    /// How many sessions to list.
+    #[arg(short = 'n', long = "limit", value_name = "N", default_value_t = 20)]
+    limit: usize,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    /// The session id (a unique prefix is enough).
+    id: String,
+    /// Also print the transcript (Markdown).
+    #[arg(short = 'T', long)]
+    transcript: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    /// `transcript.jsonl`, `events.jsonl` and `metadata.json` in a directory (upstream's layout).
+    Jsonl,
+    /// A readable Markdown transcript.
+    Md,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// The session id (a unique prefix is enough).
+    id: String,
+    #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
+    format: ExportFormat,
+    /// jsonl: the directory to write (default `./<session-id>`); md: the file (default: standard output).
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct ResumeArgs {
+    /// The session id (a unique prefix is enough).
+    id: String,
+    #[command(flatten)]
+    turn: TurnArgs,
+}
+
+#[derive(Args)]
+pub struct ContinueArgs {
+    #[command(flatten)]
+    turn: TurnArgs,
+}
+
+/// What resuming and continuing take, as `run` does.
+#[derive(Args)]
+struct TurnArgs {
+    /// The prompt; read from standard input when omitted and input is piped.
+    prompt: Option<String>,
+    /// Run with this plan instead of the one the session was created with.
+    #[arg(long, value_name = "FILE")]
+    plan: Option<PathBuf>,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    output_format: OutputFormat,
+    /// Run even when some providers, tools or hooks failed to load.
+    #[arg(long)]
+    allow_partial: bool,
+}
+
+#[derive(Args)]
+struct ForkArgs {
+    /// The session id (a unique prefix is enough).
+    id: String,
+    /// Copy only the first N turns (default: all).
+    #[arg(short = 't', long, value_name = "N")]
+    at_turn: Option<u32>,
+    /// A name for the new session (default: the source's).
+    #[arg(short = 'n', long, value_name = "NAME")]
+    name: Option<String>,
+}
+
+#[derive(Args)]
+struct DeleteArgs {
+    /// The session id (a unique prefix is enough).
+    id: String,
+}
+
+#[derive(Args)]
+struct CleanupArgs {
+    /// Delete sessions last used more than this many days ago.
+    #[arg(short = 'd', long, value_name = "N", default_value_t = 30)]
+    days: u64,
+}
+
+/// A failed command: its message and exit code.
+struct Failure(String, u8);
+
+impl From<StoreError> for Failure {
+    fn from(err: StoreError) -> Self {
+        let code = match err {
+            StoreError::NotFound(_) | StoreError::Ambiguous { .. } | StoreError::Invalid(_) => exit::USAGE,
+            _ => exit::RUN_FAILED,
+        };
+        Failure(err.to_string(), code)
+    }
+}
+
+fn finish(result: Result<(), Failure>) -> u8 {
+    match result {
+        Ok(()) => exit::SUCCESS,
+        Err(Failure(message, code)) => {
+            eprintln!("error: {message}");
+            code
+        }
+    }
+}
+
+fn open() -> Result<Store, Failure> {
+    store_recorder::open_store().map_err(|message| Failure(message, exit::RUN_FAILED))
+}
+
+pub fn session(args: SessionArgs) -> u8 {
+    match args.command {
+        SessionCommand::List(args) => finish(list(args)),
+        SessionCommand::Show(args) => finish(show(args)),
+        SessionCommand::Export(args) => finish(export(args)),
+        SessionCommand::Resume(args) => resume(args),
+        SessionCommand::Fork(args) => finish(fork(args)),
+        SessionCommand::Delete(args) => finish(delete(args)),
+        SessionCommand::Cleanup(args) => finish(cleanup(args)),
+    }
+}
+
+/// The status to show: a `running` session nobody holds was interrupted.
+fn shown_status(store: &Store, session: &SessionRecord) -> &'static str {
+    match session.status {
+        RunStatus::Running if !store.is_locked(&session.id) => "interrupted",
+        status => amplifier_store::status_str(status),
+    }
+}
+
+fn list(args: ListArgs) -> Result<(), Failure> {
+    let store = open()?;
+    let here = store_recorder::working_dir();
+    let filter = ListFilter { working_dir: (!args.all_projects).then(|| here.clone()), limit: Some(args.limit) };
+    let sessions = store.list(&filter)?;
+    if sessions.is_empty() {
+        if args.all_projects {
+            eprintln!("no stored sessions");
+        } else {
+            eprintln!("no sessions in {here}\nhint: `amplifier session list --all-projects` lists every directory's");
+        }
+        return Ok(());
+    }
+    println!("{:<36}  {:<16}  {:>5}  {:<11}  NAME / FIRST PROMPT", "ID", "UPDATED (UTC)", "TURNS", "STATUS");
+    for session in &sessions {
+        let label = session.name.as_deref().or(session.title.as_deref()).unwrap_or("");
+        let mut line = format!(
+            "{:<36}  {:<16}  {:>5}  {:<11}  {label}",
+            session.id,
+            amplifier_store::format_ms(session.updated_ms),
+            session.turn_count,
+            shown_status(&store, session),
+        );
+        if args.all_projects {
+            line.push_str(&format!("  [{}]", session.working_dir));
+        }
+        println!("{}", line.trim_end());
+    }
+    Ok(())
+}
+
+fn show(args: ShowArgs) -> Result<(), Failure> {
+    let store = open()?;
+    let session = store.resolve(&args.id)?;
+    let field = |name: &str, value: &str| println!("{name:<10}{value}");
+    field("session", &session.id);
+    if let Some(name) = &session.name {
+        field("name", name);
+    }
+    if let Some(parent) = &session.parent_id {
+        field("parent", parent);
+    }
+    field("status", shown_status(&store, &session));
+    field("created", &format!("{} UTC", amplifier_store::format_ms(session.created_ms)));
+    field("updated", &format!("{} UTC", amplifier_store::format_ms(session.updated_ms)));
+    field("directory", &session.working_dir);
+    if let Some(plan) = &session.plan_path {
+        let hash = session.plan_hash.as_deref().map(|h| format!(" (sha256 {})", short(h))).unwrap_or_default();
+        field("plan", &format!("{plan}{hash}"));
+    }
+    field("turns", &session.turn_count.to_string());
+    field("messages", &session.message_count.to_string());
+    let dropped = match session.events_dropped {
+        0 => String::new(),
+        n => format!(" ({n} older events dropped by retention)"),
+    };
+    field("events", &format!("{}{dropped}", session.event_count));
+    let usage = &session.usage;
+    let cost = usage.cost_usd.as_deref().map(|c| format!(", ${c}")).unwrap_or_default();
+    field(
+        "usage",
+        &format!("{} input + {} output = {} tokens{cost}", usage.input_tokens, usage.output_tokens, usage.total_tokens),
+    );
+    if args.transcript {
+        let messages = store.messages(&session.id)?;
+        println!("\n{}", amplifier_store::markdown_transcript(&session, &messages).trim_end());
+    }
+    Ok(())
+}
+
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text)
+        .map_err(|err| Failure(format!("cannot write {}: {err}", path.display()), exit::RUN_FAILED))
+}
+
+fn export(args: ExportArgs) -> Result<(), Failure> {
+    let store = open()?;
+    let session = store.resolve(&args.id)?;
+    let messages = store.messages(&session.id)?;
+    match args.format {
+        ExportFormat::Md => {
+            let text = amplifier_store::markdown_transcript(&session, &messages);
+            match &args.out {
+                Some(path) => {
+                    write_file(path, &text)?;
+                    eprintln!("wrote {}", path.display());
+                }
+                None => print!("{text}"),
+            }
+        }
+        ExportFormat::Jsonl => {
+            let dir = args.out.unwrap_or_else(|| PathBuf::from(&session.id));
+            std::fs::create_dir_all(&dir)
+                .map_err(|err| Failure(format!("cannot create {}: {err}", dir.display()), exit::RUN_FAILED))?;
+            let events = store.events(&session.id)?;
+            write_file(&dir.join("transcript.jsonl"), &amplifier_store::transcript_jsonl(&messages))?;
+            write_file(&dir.join("events.jsonl"), &amplifier_store::events_jsonl(&session.id, &events))?;
+            let metadata = serde_json::to_string_pretty(&amplifier_store::metadata_json(&session)).unwrap_or_default();
+            write_file(&dir.join("metadata.json"), &format!("{metadata}\n"))?;
+            eprintln!(
+                "wrote {} (transcript.jsonl: {} messages, events.jsonl: {} events, metadata.json)",
+                dir.display(),
+                messages.len(),
+                events.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn fork(args: ForkArgs) -> Result<(), Failure> {
+    let mut store = open()?;
+    let source = store.resolve(&args.id)?;
+    let fork = store.fork(&source.id, args.at_turn, args.name.as_deref())?;
+    eprintln!("forked {} ({} of {} turns) into a new session:", source.id, fork.turn_count, source.turn_count);
+    println!("{}", fork.id);
+    Ok(())
+}
+
+fn delete(args: DeleteArgs) -> Result<(), Failure> {
+    let mut store = open()?;
+    let session = store.resolve(&args.id)?;
+    store.delete(&session.id)?;
+    println!("deleted {}", session.id);
+    Ok(())
+}
+
+fn cleanup(args: CleanupArgs) -> Result<(), Failure> {
+    let mut store = open()?;
+    let (deleted, skipped) = store.cleanup(Duration::from_secs(args.days.saturating_mul(86_400)))?;
+    println!("deleted {} session(s) not used for {} day(s)", deleted.len(), args.days);
+    for id in skipped {
+        eprintln!("skipped {id}: in use by another amplifier process");
+    }
+    Ok(())
+}
+
+pub fn resume(args: ResumeArgs) -> u8 {
+    let store = match open() {
+        Ok(store) => store,
+        Err(failure) => return finish(Err(failure)),
+    };
+    match store.resolve(&args.id) {
+        Ok(session) => run_turn(store, session, args.turn),
+        Err(err) => finish(Err(err.into())),
+    }
+}
+
+pub fn continue_session(args: ContinueArgs) -> u8 {
+    let store = match open() {
+        Ok(store) => store,
+        Err(failure) => return finish(Err(failure)),
+    };
+    let here = store_recorder::working_dir();
+    match store.latest_in(&here) {
+        Ok(Some(session)) => run_turn(store, session, args.turn),
+        Ok(None) => finish(Err(Failure(
+            format!("no session to continue in {here}\nhint: start one with `amplifier run --plan FILE \"prompt\"`, or resume another directory's with `amplifier resume ID`"),
+            exit::USAGE,
+        ))),
+        Err(err) => finish(Err(err.into())),
+    }
+}
+
+/// Resumes `session` for one prompt: lock it, find its plan, restore its
+/// history (repaired), run the prompt, record the turn.
+fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> u8 {
+    let prompt = match crate::run::read_prompt(args.prompt) {
+        Ok(prompt) => prompt,
+        Err(message) => return finish(Err(Failure(message, exit::USAGE))),
+    };
+    let lock = match store.lock_session(&session.id) {
+        Ok(lock) => lock,
+        Err(err) => return finish(Err(err.into())),
+    };
+    let plan_path = match plan_for(&session, args.plan) {
+        Ok(path) => path,
+        Err(failure) => return finish(Err(failure)),
+    };
+    let hash = match store_recorder::plan_hash(&plan_path) {
+        Ok(hash) => hash,
+        Err(err) => {
+            return finish(Err(Failure(format!("cannot read {}: {err}", plan_path.display()), exit::USAGE)));
+        }
+    };
+    let recorded_path = plan_path.display().to_string();
+    if session.plan_path.as_deref() == Some(recorded_path.as_str()) {
+        if let Some(old) = session.plan_hash.as_deref().filter(|old| *old != hash) {
+            eprintln!(
+                "warning: {} changed since session {} last ran (sha256 {} then, {} now); resuming with the current file",
+                recorded_path,
+                session.id,
+                short(old),
+                short(&hash)
+            );
+        }
+    }
+    if session.plan_path.as_deref() != Some(recorded_path.as_str()) || session.plan_hash.as_deref() != Some(&hash) {
+        if let Err(err) = store.update_plan(&session.id, &recorded_path, &hash) {
+            return finish(Err(err.into()));
+        }
+    }
+
+    let parsed = match amplifier_plan::parse_plan_file(&plan_path) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            crate::run::print_plan_error(&err);
+            return exit::USAGE;
+        }
+    };
+    crate::run::print_diagnostics("warning", &parsed.warnings);
+    let base_dir = plan_path.parent().map(PathBuf::from);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            return exit::RUN_FAILED;
+        }
+    };
+    // amplifier.lock beside the plan is kept up to date as `run` does.
+    let plan_lock = match PlanLock::open(&plan_path, &parsed.plan, false) {
+        Ok(plan_lock) => plan_lock,
+        Err(message) => return finish(Err(Failure(message, exit::USAGE))),
+    };
+    let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
+    plan_lock.configure(&mut loader);
+    let loader = Arc::new(loader);
+    let options =
+        SessionOptions { session_id: Some(session.id.clone()), is_resumed: true, ..SessionOptions::default() };
+    let kernel_session = Session::new(parsed.plan, loader.clone(), options);
+    let recording = match Recording::resume(kernel_session.coordinator(), store, &session, lock) {
+        Ok(recording) => recording,
+        Err(message) => return finish(Err(Failure(message, exit::RUN_FAILED))),
+    };
+    runtime.block_on(crate::run::run_session(
+        kernel_session,
+        prompt,
+        args.output_format,
+        args.allow_partial,
+        (plan_lock, loader),
+        Some(recording),
+    ))
+}
+
+/// The plan to resume with: `--plan`, or the one the session recorded.
+fn plan_for(session: &SessionRecord, given: Option<PathBuf>) -> Result<PathBuf, Failure> {
+    if let Some(path) = given {
+        return path
+            .canonicalize()
+            .map_err(|err| Failure(format!("cannot read the plan {}: {err}", path.display()), exit::USAGE));
+    }
+    let Some(recorded) = session.plan_path.as_deref() else {
+        return Err(Failure(
+            format!("session {} has no recorded plan\nhint: pass --plan FILE to resume it with a plan", session.id),
+            exit::USAGE,
+        ));
+    };
+    let path = PathBuf::from(recorded);
+    if !path.is_file() {
+        return Err(Failure(
+            format!(
+                "the plan session {} was created with, {recorded}, no longer exists\nhint: pass --plan FILE to resume it with another plan",
+                session.id
+            ),
+            exit::USAGE,
+        ));
+    }
+    Ok(path)
+}

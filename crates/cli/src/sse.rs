@@ -1,0 +1,420 @@
+//! Server-Sent Events frames from kernel events, for `amplifier serve` and
+//! `amplifier run --output-format sse`.
+//!
+//! Any orchestrator's run can be streamed: frames are mapped from the events
+//! of the session **and of its child sessions** (an [`ObservingLoader`]
+//! registers the observer on every session the loader mounts modules for).
+//!
+//! | event | frame |
+//! |---|---|
+//! | (run begins) | `start` |
+//! | `plan:phase` | `phase` |
+//! | `plan:update` | `plan_update` |
+//! | `plan:handoff` | `handoff` (`requested` / `occurred`, `from` / `to`) |
+//! | `content_block:delta` (text) | `delta`, only while the phase is `generation` or `qa` (or when no phase was announced) |
+//! | `tool:pre` | `tool_call` |
+//! | `tool:post`, `tool:error` | `tool_result` |
+//! | `plan:message` | `message` |
+//! | `plan:warning` | `warning` |
+//! | `plan:metrics` | `metrics` (tokens of `provider:response`s since the last one) |
+//! | (run ends) | `metrics` (totals), then `complete` (the result: its JSON object, else `{message}`) or `error` |
+//!
+//! Every frame carries the run's `correlationId`. On the wire each is
+//! `event: TYPE`, `id: N` (strictly increasing), `data: JSON`; the body
+//! starts with the comment `:` and idle streams get `heartbeat` events.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::models::{HookResult, JsonMap, Usage};
+use amplifier_kernel::plan::{ModuleKind, ModuleSpec, MountPlan};
+use amplifier_kernel::session::{LoadError, LoadedModule, ModuleLoader, Session, SessionOptions};
+use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
+use amplifier_kernel::Coordinator;
+use serde_json::{json, Value};
+
+/// Observers run after every other hook, so they see what the hooks left.
+const OBSERVER_PRIORITY: i32 = i32::MAX;
+
+/// One frame: its type and its JSON body (which repeats the type).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub event: String,
+    pub body: Value,
+}
+
+/// A fresh correlation id: `run_` and 16 hex digits.
+pub fn correlation_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    hasher.write_u128(nanos);
+    format!("run_{:016x}", hasher.finish())
+}
+
+#[derive(Default)]
+struct MapperState {
+    phase: Option<String>,
+    since_last_metrics: Usage,
+    total: Usage,
+}
+
+/// Turns events into frames for one run.
+pub struct Mapper {
+    correlation_id: String,
+    started: Instant,
+    state: Mutex<MapperState>,
+}
+
+fn tokens(usage: &Usage) -> Value {
+    json!({"input": usage.input_tokens, "output": usage.output_tokens, "total": usage.total_tokens})
+}
+
+impl Mapper {
+    pub fn new(correlation_id: String) -> Self {
+        Mapper { correlation_id, started: Instant::now(), state: Mutex::default() }
+    }
+
+    fn frame(&self, event: &str, mut body: Value) -> Frame {
+        if let Some(map) = body.as_object_mut() {
+            map.insert("type".into(), json!(event));
+            map.insert("correlationId".into(), json!(self.correlation_id));
+        }
+        Frame { event: event.to_owned(), body }
+    }
+
+    pub fn start(&self, data: Value) -> Frame {
+        self.frame("start", json!({"message": "run started", "data": data}))
+    }
+
+    /// The frame an event maps to, if any.
+    pub fn map(&self, name: &str, data: &JsonMap) -> Option<Frame> {
+        let get = |key: &str| data.get(key).cloned().unwrap_or(Value::Null);
+        let text = |key: &str| data.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let session = get("session_id");
+        let mut state = self.state.lock().expect("mapper lock");
+        match name {
+            "plan:phase" => {
+                let phase = text("phase");
+                state.phase = Some(phase.clone());
+                Some(self.frame("phase", json!({"phase": phase, "message": text("message")})))
+            }
+            "plan:update" => {
+                let message = data.get("note").and_then(Value::as_str).unwrap_or("plan updated").to_owned();
+                let body = json!({"patch": get("patch"), "planVersion": get("planVersion"), "plan": get("plan")});
+                Some(self.frame("plan_update", json!({"message": message, "data": body})))
+            }
+            "plan:handoff" => {
+                let body = json!({"from": get("from"), "to": get("to"), "capabilityId": get("capabilityId"), "stepId": get("stepId")});
+                Some(self.frame("handoff", json!({"message": text("status"), "data": body})))
+            }
+            "plan:message" => Some(self.frame("message", json!({"message": text("message")}))),
+            "plan:warning" => Some(self.frame("warning", json!({"message": text("message"), "data": get("data")}))),
+            "plan:metrics" => {
+                let since = std::mem::take(&mut state.since_last_metrics);
+                let tokens = data.get("tokens").cloned().unwrap_or_else(|| tokens(&since));
+                let body = json!({"agent": get("agent"), "stepId": get("stepId"), "scope": "turn"});
+                Some(self.frame("metrics", json!({"tokens": tokens, "durationMs": get("durationMs"), "data": body})))
+            }
+            "content_block:delta" => {
+                let is_text = data.get("block_type").and_then(Value::as_str).is_none_or(|t| t == "text");
+                let delta = data.get("delta").and_then(Value::as_str)?;
+                let allowed = state.phase.as_deref().is_none_or(|p| p == "generation" || p == "qa");
+                (is_text && allowed && !delta.is_empty())
+                    .then(|| self.frame("delta", json!({"message": delta, "data": {"sessionId": session}})))
+            }
+            "tool:pre" => {
+                let body = json!({"args": get("tool_input"), "toolCallId": get("tool_call_id"), "sessionId": session});
+                Some(self.frame("tool_call", json!({"message": text("tool_name"), "data": body})))
+            }
+            "tool:post" => {
+                let body = json!({"result": get("result"), "toolCallId": get("tool_call_id"), "sessionId": session});
+                Some(self.frame("tool_result", json!({"message": text("tool_name"), "data": body})))
+            }
+            "tool:error" => {
+                let body = json!({"result": get("error"), "error": true, "toolCallId": get("tool_call_id"), "sessionId": session});
+                Some(self.frame("tool_result", json!({"message": text("tool_name"), "data": body})))
+            }
+            "provider:response" => {
+                if let Some(usage) = data.get("usage").and_then(|u| serde_json::from_value::<Usage>(u.clone()).ok()) {
+                    state.since_last_metrics.accumulate(&usage);
+                    state.total.accumulate(&usage);
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// The closing frames of a successful run: total metrics, then `complete`.
+    pub fn finish(&self, response: &str) -> Vec<Frame> {
+        let duration_ms = self.started.elapsed().as_millis() as u64;
+        let total = self.state.lock().expect("mapper lock").total.clone();
+        let data = match serde_json::from_str::<Value>(response) {
+            Ok(Value::Object(map)) => Value::Object(map),
+            _ => json!({"message": response}),
+        };
+        vec![
+            self.frame(
+                "metrics",
+                json!({"tokens": tokens(&total), "durationMs": duration_ms, "data": {"scope": "run"}}),
+            ),
+            self.frame("complete", json!({"data": data, "durationMs": duration_ms})),
+        ]
+    }
+
+    /// The closing frame of a failed run.
+    pub fn fail(&self, message: &str) -> Frame {
+        self.frame("error", json!({"message": message, "data": {}}))
+    }
+}
+
+/// Where frames go.
+pub trait FrameSink: Send + Sync {
+    fn send(&self, frame: Frame);
+}
+
+/// The wire format. Ids strictly increase across frames and heartbeats.
+#[derive(Default)]
+pub struct Encoder {
+    next_id: AtomicU64,
+}
+
+impl Encoder {
+    pub const PROLOGUE: &'static str = ":\n\n";
+
+    pub fn encode(&self, frame: &Frame) -> String {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        format!("event: {}\nid: {id}\ndata: {}\n\n", frame.event, frame.body)
+    }
+
+    /// A `heartbeat` event, led by a comment line (for proxies that only
+    /// look for traffic).
+    pub fn heartbeat(&self, correlation_id: &str) -> String {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let data = json!({"type": "heartbeat", "correlationId": correlation_id});
+        format!(": heartbeat\nevent: heartbeat\nid: {id}\ndata: {data}\n\n")
+    }
+}
+
+/// Maps every event of the sessions it observes to frames for a sink.
+pub struct Observer {
+    pub mapper: Arc<Mapper>,
+    pub sink: Arc<dyn FrameSink>,
+}
+
+impl HookHandler for Observer {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        if let Some(frame) = self.mapper.map(&event.name, &event.data) {
+            self.sink.send(frame);
+        }
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
+}
+
+/// A loader that registers an observer on every session it loads modules
+/// for: the top-level session and each child session (they share the
+/// parent's loader), so child events become frames too.
+pub struct ObservingLoader {
+    inner: Arc<dyn ModuleLoader>,
+    observer: Arc<dyn HookHandler>,
+    seen: Mutex<HashSet<String>>,
+}
+
+impl ObservingLoader {
+    pub fn new(inner: Arc<dyn ModuleLoader>, observer: Arc<dyn HookHandler>) -> Self {
+        ObservingLoader { inner, observer, seen: Mutex::default() }
+    }
+
+    fn observe(&self, coordinator: &Coordinator) {
+        if self.seen.lock().expect("seen lock").insert(coordinator.session_id().to_owned()) {
+            coordinator.hooks().register("*", self.observer.clone(), OBSERVER_PRIORITY, "cli-sse");
+        }
+    }
+}
+
+impl ModuleLoader for ObservingLoader {
+    fn load<'a>(
+        &'a self,
+        kind: ModuleKind,
+        spec: &'a ModuleSpec,
+        coordinator: &'a Arc<Coordinator>,
+    ) -> BoxFuture<'a, Result<LoadedModule, LoadError>> {
+        self.observe(coordinator);
+        self.inner.load(kind, spec, coordinator)
+    }
+
+    fn prepare<'a>(&'a self, modules: &'a [&'a ModuleSpec]) -> BoxFuture<'a, ()> {
+        self.inner.prepare(modules)
+    }
+}
+
+/// What a streamed run needs.
+pub struct RunSpec {
+    pub plan: MountPlan,
+    pub loader: Arc<dyn ModuleLoader>,
+    pub prompt: String,
+    pub allow_partial: bool,
+    /// Shown in the `start` frame's `data`.
+    pub start_data: Value,
+}
+
+/// Runs one prompt, sending frames as it goes: `start` first, exactly one
+/// `complete` or `error` last. `on_session` sees the session's coordinator
+/// before it runs (to cancel it, for instance). Returns whether it succeeded.
+pub async fn drive(
+    spec: RunSpec,
+    mapper: Arc<Mapper>,
+    sink: Arc<dyn FrameSink>,
+    on_session: impl FnOnce(&Arc<Coordinator>),
+) -> bool {
+    let observer = Arc::new(Observer { mapper: mapper.clone(), sink: sink.clone() });
+    let loader = Arc::new(ObservingLoader::new(spec.loader, observer));
+    let session = Session::new(spec.plan, loader, SessionOptions::default());
+    let mut start = spec.start_data;
+    if let Some(map) = start.as_object_mut() {
+        map.insert("sessionId".into(), json!(session.session_id()));
+    }
+    sink.send(mapper.start(start));
+    on_session(session.coordinator());
+    let result = match session.initialize().await {
+        Err(err) => Err(err.to_string()),
+        Ok(report) if !report.failures.is_empty() && !spec.allow_partial => {
+            let failures: Vec<String> = report
+                .failures
+                .iter()
+                .map(|f| format!("{} {} ({}): {}", f.kind, f.module, f.field_path, f.error))
+                .collect();
+            Err(format!("{} module(s) failed to load: {}", failures.len(), failures.join("; ")))
+        }
+        Ok(_) => session.execute(&spec.prompt).await.map_err(|err| err.to_string()),
+    };
+    session.cleanup().await;
+    match result {
+        Ok(response) => {
+            for frame in mapper.finish(&response) {
+                sink.send(frame);
+            }
+            true
+        }
+        Err(message) => {
+            sink.send(mapper.fail(&message));
+            false
+        }
+    }
+}
+
+/// Frames to standard output, as they happen.
+struct StdoutSink {
+    encoder: Encoder,
+}
+
+impl FrameSink for StdoutSink {
+    fn send(&self, frame: Frame) {
+        let text = self.encoder.encode(&frame);
+        let mut stdout = std::io::stdout().lock();
+        // A closed stdout (`| head`) must not fail the run.
+        let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+    }
+}
+
+/// `amplifier run --output-format sse`: the run's frames on stdout.
+pub async fn run_to_stdout(plan: MountPlan, loader: Arc<dyn ModuleLoader>, prompt: String, allow_partial: bool) -> u8 {
+    {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(Encoder::PROLOGUE.as_bytes()).and_then(|_| stdout.flush());
+    }
+    let thread = serde_json::from_str::<Value>(&prompt).ok().and_then(|v| v.get("threadId").cloned());
+    let spec = RunSpec { plan, loader, prompt, allow_partial, start_data: json!({"threadId": thread}) };
+    let mapper = Arc::new(Mapper::new(correlation_id()));
+    let sink = Arc::new(StdoutSink { encoder: Encoder::default() });
+    let mut ctrl_c = None;
+    let ok = drive(spec, mapper, sink, |coordinator| {
+        let cancellation = coordinator.cancellation().clone();
+        ctrl_c = Some(tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                let state = cancellation.request();
+                eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
+            }
+        }));
+    })
+    .await;
+    if let Some(task) = ctrl_c {
+        task.abort();
+    }
+    if ok {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::RUN_FAILED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(value: Value) -> JsonMap {
+        value.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn deltas_pass_only_in_generation_and_qa() {
+        let mapper = Mapper::new("run_1".into());
+        let delta = data(json!({"block_type": "text", "delta": "hi", "session_id": "s"}));
+        assert!(mapper.map("content_block:delta", &delta).is_some(), "no phase announced: deltas pass");
+        mapper.map("plan:phase", &data(json!({"phase": "planning"})));
+        assert!(mapper.map("content_block:delta", &delta).is_none());
+        mapper.map("plan:phase", &data(json!({"phase": "qa"})));
+        let frame = mapper.map("content_block:delta", &delta).unwrap();
+        assert_eq!(
+            frame.body,
+            json!({"type": "delta", "correlationId": "run_1", "message": "hi", "data": {"sessionId": "s"}})
+        );
+        let thinking = data(json!({"block_type": "thinking", "delta": "hmm"}));
+        assert!(mapper.map("content_block:delta", &thinking).is_none());
+    }
+
+    #[test]
+    fn metrics_carry_the_tokens_since_the_last_metrics_frame() {
+        let mapper = Mapper::new("run_1".into());
+        let usage = data(json!({"usage": {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}}));
+        assert!(mapper.map("provider:response", &usage).is_none());
+        let metrics = mapper.map("plan:metrics", &data(json!({"agent": "w", "durationMs": 7}))).unwrap();
+        assert_eq!(metrics.body["tokens"]["total"], 5);
+        assert_eq!(metrics.body["durationMs"], 7);
+        mapper.map("provider:response", &usage);
+        let closing = mapper.finish(r#"{"result": 1}"#);
+        assert_eq!(closing[0].body["tokens"]["total"], 10);
+        assert_eq!(closing[1].event, "complete");
+        assert_eq!(closing[1].body["data"], json!({"result": 1}));
+        assert_eq!(mapper.finish("plain")[1].body["data"], json!({"message": "plain"}));
+    }
+
+    #[test]
+    fn frames_are_encoded_with_increasing_ids() {
+        let encoder = Encoder::default();
+        let mapper = Mapper::new("run_1".into());
+        let first = encoder.encode(&mapper.start(json!({})));
+        assert!(first.starts_with("event: start\nid: 1\ndata: {"), "{first}");
+        assert!(first.ends_with("}\n\n"));
+        let beat = encoder.heartbeat("run_1");
+        assert!(beat.starts_with(": heartbeat\nevent: heartbeat\nid: 2\n"), "{beat}");
+    }
+
+    #[test]
+    fn tool_events_become_tool_frames() {
+        let mapper = Mapper::new("c".into());
+        let pre = data(json!({"tool_name": "t", "tool_input": {"a": 1}, "tool_call_id": "call_1"}));
+        let frame = mapper.map("tool:pre", &pre).unwrap();
+        assert_eq!(
+            (frame.event.as_str(), &frame.body["message"], &frame.body["data"]["args"]),
+            ("tool_call", &json!("t"), &json!({"a": 1}))
+        );
+        let post = data(json!({"tool_name": "t", "result": {"output": 2}}));
+        assert_eq!(mapper.map("tool:post", &post).unwrap().event, "tool_result");
+    }
+}

@@ -1,0 +1,437 @@
+//! Recording a session in the store while it runs.
+//!
+//! Only the CLI writes the store. A hook handler on `*`, registered after
+//! every plugin hook (so it stores what hooks-redaction left) but before the
+//! jsonl printer, collects the events of the turn and the usage of each
+//! `provider:response`. What it collected is written with the context's new
+//! messages (read through `Coordinator::get_messages`), in one transaction:
+//!
+//! - at the end of the turn, after `Session::execute` returned or failed
+//!   (messages read before cleanup, written after it, with `session:end`);
+//! - whenever the session goes quiet for [`QUIET`] mid-turn: a provider call
+//!   or a tool that takes a while. A `kill -9` then loses at most what
+//!   happened in the last instant, and the history keeps the tool call that
+//!   was running, which resume repairs. Bursts of fast events (scripted
+//!   providers, benchmarks) are written once, at the end.
+//!
+//! The session's lock is held from before the session row exists until the
+//! process exits.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Duration;
+
+use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::models::{HookResult, Message, RunStatus, Usage};
+use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
+use amplifier_kernel::Coordinator;
+use amplifier_store::{NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, TurnWrite};
+
+/// Overrides where the store lives (default: `$AMPLIFIER_HOME`).
+pub const STATE_DIR_ENV: &str = "AMPLIFIER_STATE_DIR";
+/// Events kept per session (`0`: unlimited; default 10,000).
+pub const MAX_EVENTS_ENV: &str = "AMPLIFIER_EVENTS_MAX_ROWS";
+/// Days events are kept (`0` or unset: no age limit).
+pub const MAX_DAYS_ENV: &str = "AMPLIFIER_EVENTS_MAX_DAYS";
+
+/// How long a session must be quiet before what it did so far is saved.
+const QUIET: Duration = Duration::from_millis(200);
+/// After plugin hooks (redaction 10, logging 100), before the jsonl printer (`i32::MAX`).
+const RECORDER_PRIORITY: i32 = i32::MAX - 1;
+
+/// The directory holding `sessions.db` and `locks/`.
+pub fn state_dir() -> PathBuf {
+    match std::env::var_os(STATE_DIR_ENV) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => amplifier_loader::amplifier_home(),
+    }
+}
+
+fn retention() -> Result<Retention, String> {
+    let read = |name: &str| -> Result<Option<Option<u64>>, String> {
+        match std::env::var(name) {
+            Err(_) => Ok(None),
+            Ok(text) => match text.trim().parse::<u64>() {
+                Ok(0) => Ok(Some(None)),
+                Ok(n) => Ok(Some(Some(n))),
+                Err(_) => Err(format!("{name}={text}: expected a whole number (0 for no limit)")),
+            },
+        }
+    };
+    let mut retention = Retention::default();
+    if let Some(rows) = read(MAX_EVENTS_ENV)? {
+        retention.max_events = rows;
+    }
+    if let Some(days) = read(MAX_DAYS_ENV)? {
+        retention.max_age_days = days;
+    }
+    Ok(retention)
+}
+
+/// Opens the session store with the configured retention.
+pub fn open_store() -> Result<Store, String> {
+    let dir = state_dir();
+    let mut store =
+        Store::open(&dir).map_err(|err| format!("{err} ({})", dir.join(amplifier_store::DB_FILE).display()))?;
+    store.set_retention(retention()?);
+    Ok(store)
+}
+
+/// The current directory, as sessions record it.
+pub fn working_dir() -> String {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    cwd.canonicalize().unwrap_or(cwd).display().to_string()
+}
+
+/// The SHA-256 of a plan file, in hex.
+pub fn plan_hash(path: &Path) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    let bytes = std::fs::read(path)?;
+    Ok(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A session being recorded: its lock, its recorder, and (on resume) the
+/// history to restore.
+pub struct Recording {
+    recorder: Arc<Recorder>,
+    restore: Option<Vec<Message>>,
+    _lock: SessionLock,
+}
+
+impl Recording {
+    /// Records a new session (`amplifier run`). A store that cannot be used
+    /// is reported and the run goes on unrecorded.
+    pub fn create(coordinator: &Arc<Coordinator>, plan: &Path, name: Option<&str>) -> Option<Recording> {
+        match Self::try_create(coordinator, plan, name) {
+            Ok(recording) => Some(recording),
+            Err(message) => {
+                eprintln!("warning: this session will not be saved: {message}");
+                None
+            }
+        }
+    }
+
+    fn try_create(coordinator: &Arc<Coordinator>, plan: &Path, name: Option<&str>) -> Result<Recording, String> {
+        let mut store = open_store()?;
+        let id = coordinator.session_id().to_owned();
+        let lock = store.lock_session(&id).map_err(|err| err.to_string())?;
+        let plan_path = plan.canonicalize().unwrap_or_else(|_| plan.to_owned());
+        let new = NewSession {
+            id: id.clone(),
+            parent_id: coordinator.parent_id().map(str::to_owned),
+            name: name.map(str::to_owned),
+            plan_path: Some(plan_path.display().to_string()),
+            plan_hash: plan_hash(&plan_path).ok(),
+            working_dir: working_dir(),
+        };
+        store.create_session(&new).map_err(|err| err.to_string())?;
+        let turn = store.begin_turn(&id).map_err(|err| err.to_string())?;
+        let recorder = Recorder::attach(coordinator, store, turn, Vec::new());
+        Ok(Recording { recorder, restore: None, _lock: lock })
+    }
+
+    /// Records the next turn of a stored session (`amplifier resume`): the
+    /// caller holds its lock; the stored history is restored after the
+    /// modules mount (see [`restore`]).
+    pub fn resume(
+        coordinator: &Arc<Coordinator>,
+        mut store: Store,
+        record: &SessionRecord,
+        lock: SessionLock,
+    ) -> Result<Recording, String> {
+        let stored = store.messages(&record.id).map_err(|err| err.to_string())?;
+        let turn = store.begin_turn(&record.id).map_err(|err| err.to_string())?;
+        let history: Vec<Message> = stored.iter().map(|m| m.message.clone()).collect();
+        let recorder =
+            Recorder::attach(coordinator, store, turn, stored.into_iter().map(|m| (m.turn, m.message)).collect());
+        Ok(Recording { recorder, restore: Some(history), _lock: lock })
+    }
+}
+
+/// On resume: repairs the stored history (a tool call without a result gets
+/// a synthetic cancelled one) and gives it to the context. Call after the
+/// modules mounted and before the prompt runs.
+pub async fn restore(recording: Option<&Recording>, coordinator: &Coordinator) -> Result<(), String> {
+    let Some(mut history) = recording.and_then(|r| r.restore.clone()) else { return Ok(()) };
+    let repaired = amplifier_store::repair_orphan_tool_calls(&mut history);
+    if !repaired.is_empty() {
+        let calls: Vec<String> = repaired.iter().map(|r| format!("{} ({})", r.tool_name, r.tool_call_id)).collect();
+        eprintln!(
+            "note: {} tool call(s) left without a result by an interrupted run got a cancelled result: {}",
+            repaired.len(),
+            calls.join(", ")
+        );
+    }
+    coordinator.set_messages(history).await.map_err(|err| format!("cannot restore the session's history: {err}"))
+}
+
+/// Reads the context's history for the final write; call after the turn and
+/// before cleanup (which may shut the context down).
+pub async fn capture(recording: Option<&Recording>, coordinator: &Coordinator) {
+    let Some(recording) = recording else { return };
+    let recorder = &recording.recorder;
+    recorder.stop_saver().await;
+    match coordinator.get_messages().await {
+        Ok(messages) => recorder.state().captured = Some(messages),
+        Err(err) => tracing::debug!(error = %err, "no history to record"),
+    }
+}
+
+/// Writes the turn: the captured messages, every event left, the usage and
+/// the final status, in one transaction.
+pub fn finish(recording: Option<Recording>, status: RunStatus, succeeded: bool) {
+    let Some(recording) = recording else { return };
+    let status = match status {
+        RunStatus::Running if succeeded => RunStatus::Completed,
+        RunStatus::Running => RunStatus::Failed,
+        other => other,
+    };
+    let recorder = &recording.recorder;
+    if let Some(handle) = recorder.saver.lock().unwrap_or_else(PoisonError::into_inner).take() {
+        handle.abort();
+    }
+    let captured = recorder.state().captured.take();
+    recorder.save(captured.as_deref(), Some(status));
+}
+
+struct State {
+    turn: u32,
+    /// The history as stored, with each message's turn.
+    stored: Vec<Message>,
+    stored_turns: Vec<u32>,
+    /// Events not yet written.
+    events: Vec<NewEvent>,
+    usage: Usage,
+    has_usage: bool,
+    captured: Option<Vec<Message>>,
+}
+
+struct Recorder {
+    session_id: String,
+    store: Mutex<Store>,
+    coordinator: Weak<Coordinator>,
+    me: Weak<Recorder>,
+    state: Mutex<State>,
+    /// Events seen, for the quiet-period saver.
+    seen: AtomicU64,
+    notify: tokio::sync::Notify,
+    saver: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    saver_started: AtomicBool,
+    warned: AtomicBool,
+}
+
+impl Recorder {
+    fn attach(coordinator: &Arc<Coordinator>, store: Store, turn: u32, stored: Vec<(u32, Message)>) -> Arc<Recorder> {
+        let (stored_turns, stored) = stored.into_iter().unzip();
+        let recorder = Arc::new_cyclic(|me| Recorder {
+            session_id: coordinator.session_id().to_owned(),
+            store: Mutex::new(store),
+            coordinator: Arc::downgrade(coordinator),
+            me: me.clone(),
+            state: Mutex::new(State {
+                turn,
+                stored,
+                stored_turns,
+                events: Vec::new(),
+                usage: Usage::default(),
+                has_usage: false,
+                captured: None,
+            }),
+            seen: AtomicU64::new(0),
+            notify: tokio::sync::Notify::new(),
+            saver: Mutex::new(None),
+            saver_started: AtomicBool::new(false),
+            warned: AtomicBool::new(false),
+        });
+        coordinator.hooks().register("*", recorder.clone(), RECORDER_PRIORITY, "cli-session-store");
+        recorder
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Starts the quiet-period saver on the first event (there is a runtime by then).
+    fn ensure_saver(&self) {
+        if self.saver_started.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let me = self.me.clone();
+        let handle = runtime.spawn(async move {
+            loop {
+                let Some(recorder) = me.upgrade() else { return };
+                recorder.notify.notified().await;
+                loop {
+                    let seen = recorder.seen.load(Ordering::SeqCst);
+                    tokio::time::sleep(QUIET).await;
+                    if recorder.seen.load(Ordering::SeqCst) == seen {
+                        break;
+                    }
+                }
+                recorder.checkpoint().await;
+            }
+        });
+        *self.saver.lock().unwrap_or_else(PoisonError::into_inner) = Some(handle);
+    }
+
+    /// Stops the saver, waiting for a save in progress to finish (so no
+    /// stale history is written after the final one).
+    async fn stop_saver(&self) {
+        self.saver_started.store(true, Ordering::SeqCst);
+        let handle = self.saver.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(handle) = handle {
+            handle.abort();
+            let _ = handle.await;
+        }
+    }
+
+    async fn checkpoint(&self) {
+        let Some(coordinator) = self.coordinator.upgrade() else { return };
+        match coordinator.get_messages().await {
+            Ok(messages) => {
+                self.save(Some(&messages), None);
+            }
+            Err(err) => tracing::debug!(error = %err, "cannot read the history to save it"),
+        }
+    }
+
+    /// Writes what changed since the last write, in one transaction. A
+    /// failure is reported once and the events are kept for the next try.
+    fn save(&self, messages: Option<&[Message]>, status: Option<RunStatus>) {
+        let mut state = self.state();
+        let (at, new) = match messages {
+            Some(current) => diff(&state.stored, &state.stored_turns, current, state.turn),
+            None => (state.stored.len(), Vec::new()),
+        };
+        if at == state.stored.len() && new.is_empty() && state.events.is_empty() && status.is_none() {
+            return;
+        }
+        let write = TurnWrite {
+            session_id: &self.session_id,
+            turn: state.turn,
+            messages_at: at as u64,
+            messages: &new,
+            events: &state.events,
+            usage: state.has_usage.then_some(&state.usage),
+            status,
+        };
+        let result = self.store.lock().unwrap_or_else(PoisonError::into_inner).write(&write);
+        match result {
+            Ok(()) => {
+                state.stored.truncate(at);
+                state.stored_turns.truncate(at);
+                for message in new {
+                    state.stored_turns.push(message.turn);
+                    state.stored.push(message.message);
+                }
+                state.events.clear();
+                state.usage = Usage::default();
+                state.has_usage = false;
+            }
+            Err(err) => {
+                if !self.warned.swap(true, Ordering::SeqCst) {
+                    eprintln!("warning: cannot save session {}: {err}", self.session_id);
+                }
+            }
+        }
+    }
+}
+
+impl HookHandler for Recorder {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        let timestamp = event.data.get("timestamp").and_then(|t| t.as_str()).unwrap_or_default().to_owned();
+        let record = NewEvent { name: event.name.clone(), timestamp, data: event.data_json().to_owned() };
+        {
+            let mut state = self.state();
+            if event.name == amplifier_kernel::events::PROVIDER_RESPONSE {
+                if let Some(usage) =
+                    event.data.get("usage").and_then(|u| serde_json::from_value::<Usage>(u.clone()).ok())
+                {
+                    state.usage.accumulate(&usage);
+                    state.has_usage = true;
+                }
+            }
+            state.events.push(record);
+        }
+        self.seen.fetch_add(1, Ordering::SeqCst);
+        self.ensure_saver();
+        self.notify.notify_one();
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
+}
+
+/// What to write to turn `stored` into `current`: the index to write from
+/// and the messages from there, each with its turn. Appending is the common
+/// case; when the history changed (a restored history was repaired, a
+/// context rewrote it) the tail from the first difference is rewritten,
+/// messages that survived keeping their turn, new ones before the last
+/// survivor taking their predecessor's turn (0 at the start), new ones
+/// after it taking the current turn.
+fn diff(stored: &[Message], stored_turns: &[u32], current: &[Message], turn: u32) -> (usize, Vec<NewMessage>) {
+    let common = stored.iter().zip(current).take_while(|(a, b)| a == b).count();
+    let tail = &current[common..];
+    if common == stored.len() {
+        return (common, tail.iter().map(|m| NewMessage { turn, message: m.clone() }).collect());
+    }
+    let (old, old_turns) = (&stored[common..], &stored_turns[common..]);
+    let mut kept: Vec<Option<u32>> = vec![None; tail.len()];
+    let mut from = 0;
+    for (slot, message) in kept.iter_mut().zip(tail) {
+        if let Some(offset) = old[from..].iter().position(|o| o == message) {
+            *slot = Some(old_turns[from + offset]);
+            from += offset + 1;
+        }
+    }
+    let last_kept = kept.iter().rposition(Option::is_some);
+    let mut previous = if common > 0 { stored_turns[common - 1] } else { 0 };
+    let mut out = Vec::with_capacity(tail.len());
+    for (index, message) in tail.iter().enumerate() {
+        let message_turn = match kept[index] {
+            Some(t) => t,
+            None if last_kept.is_some_and(|last| index < last) => previous,
+            None => turn,
+        };
+        previous = message_turn;
+        out.push(NewMessage { turn: message_turn, message: message.clone() });
+    }
+    (common, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(messages: &[NewMessage]) -> Vec<(u32, String)> {
+        messages.iter().map(|m| (m.turn, m.message.content.text())).collect()
+    }
+
+    #[test]
+    fn new_messages_are_appended_with_the_current_turn() {
+        let stored = [Message::user("a")];
+        let current = [Message::user("a"), Message::user("b")];
+        let (at, new) = diff(&stored, &[1], &current, 2);
+        assert_eq!((at, texts(&new)), (1, vec![(2, "b".to_owned())]));
+        let (at, new) = diff(&stored, &[1], &stored, 2);
+        assert_eq!((at, new.len()), (1, 0));
+    }
+
+    #[test]
+    fn a_changed_history_is_rewritten_from_the_first_difference_keeping_turns() {
+        let stored = [Message::system("memory v1"), Message::user("q1"), Message::user("a1")];
+        let current = [
+            Message::system("memory v2"),
+            Message::user("q1"),
+            Message::user("repair"),
+            Message::user("a1"),
+            Message::user("q2"),
+        ];
+        let (at, new) = diff(&stored, &[0, 1, 1], &current, 2);
+        assert_eq!(at, 0);
+        assert_eq!(
+            texts(&new),
+            [(0, "memory v2"), (1, "q1"), (1, "repair"), (1, "a1"), (2, "q2")].map(|(t, s)| (t, s.to_owned())).to_vec()
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! The events a provider emits while it works.
+//!
+//! - `llm:request` `{provider, model, message_count, tool_count, stream, max_tokens}`
+//!   before the first attempt;
+//! - `content_block:delta` for each streamed piece, as it arrives:
+//!   `{provider, block_index, block_type: "text"|"thinking", delta}` or
+//!   `{provider, block_type: "tool_call", tool_call_index, id?, name?, delta}`
+//!   (the orchestrator emits `content_block:start`/`end` for the finished
+//!   blocks, as upstream's loops do);
+//! - `provider:retry` (see [`crate::retry`]);
+//! - `llm:response` `{provider, model, status: "ok"|"error", duration_ms,
+//!   usage?, finish_reason?, error?}` once it is over.
+//!
+//! When the caller asked for a stream, each piece also goes to it as a
+//! [`StreamDelta`].
+
+use std::future::Future;
+use std::time::Instant;
+
+use amplifier_sdk::{events, json, ChatResponse, Host, JsonMap, ModuleError, Stream, StreamDelta, Value};
+
+/// Where events go: the host's hooks in a plugin, a recorder in tests.
+pub trait EventSink: Send + Sync {
+    /// Emits one event. Failures are logged, never returned: observability
+    /// must not fail a completion.
+    fn send_event(&self, event: &str, data: Value) -> impl Future<Output = ()> + Send;
+}
+
+impl EventSink for Host {
+    async fn send_event(&self, event: &str, data: Value) {
+        let data = match data {
+            Value::Object(map) => map,
+            _ => JsonMap::new(),
+        };
+        if let Err(err) = self.emit(event, data).await {
+            tracing::debug!(event, error = %err, "could not emit an event");
+        }
+    }
+}
+
+/// One model call, from `llm:request` to `llm:response`.
+pub struct LlmCall<'a, S> {
+    events: &'a S,
+    provider: &'a str,
+    model: String,
+    started: Instant,
+}
+
+impl<'a, S: EventSink> LlmCall<'a, S> {
+    /// Emits `llm:request`; `details` (an object) is merged into its data.
+    pub async fn start(events: &'a S, provider: &'a str, model: &str, details: Value) -> Self {
+        let mut data = json!({"provider": provider, "model": model});
+        if let (Value::Object(data), Value::Object(details)) = (&mut data, details) {
+            data.extend(details);
+        }
+        events.send_event(events::LLM_REQUEST, data).await;
+        LlmCall { events, provider, model: model.to_owned(), started: Instant::now() }
+    }
+
+    /// Emits `llm:response` for the outcome.
+    pub async fn finish(self, outcome: &Result<ChatResponse, ModuleError>) {
+        let duration_ms = self.started.elapsed().as_millis() as u64;
+        let data = match outcome {
+            Ok(response) => json!({
+                "provider": self.provider,
+                "model": self.model,
+                "status": "ok",
+                "duration_ms": duration_ms,
+                "usage": response.usage,
+                "finish_reason": response.finish_reason,
+            }),
+            Err(err) => json!({
+                "provider": self.provider,
+                "model": self.model,
+                "status": "error",
+                "duration_ms": duration_ms,
+                "error": {"type": err.kind_name(), "msg": err.message, "status_code": err.status_code},
+            }),
+        };
+        self.events.send_event(events::LLM_RESPONSE, data).await;
+    }
+}
+
+/// Sends streamed pieces to the caller's [`Stream`] and as `content_block:delta` events.
+pub struct Deltas<'a, S> {
+    events: &'a S,
+    stream: &'a Stream,
+    provider: &'a str,
+    delivered: bool,
+}
+
+impl<'a, S: EventSink> Deltas<'a, S> {
+    pub fn new(events: &'a S, stream: &'a Stream, provider: &'a str) -> Self {
+        Deltas { events, stream, provider, delivered: false }
+    }
+
+    /// Whether anything went out (then a failure must not be retried).
+    pub fn delivered(&self) -> bool {
+        self.delivered
+    }
+
+    pub async fn text(&mut self, index: usize, text: &str) {
+        self.block(index, "text", text).await;
+    }
+
+    pub async fn thinking(&mut self, index: usize, text: &str) {
+        self.block(index, "thinking", text).await;
+    }
+
+    async fn block(&mut self, index: usize, block_type: &str, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.delivered = true;
+        let delta = if block_type == "thinking" {
+            StreamDelta::Thinking { index, text: text.to_owned() }
+        } else {
+            StreamDelta::Text { index, text: text.to_owned() }
+        };
+        self.stream.send(&delta);
+        let data = json!({"provider": self.provider, "block_index": index, "block_type": block_type, "delta": text});
+        self.events.send_event(events::CONTENT_BLOCK_DELTA, data).await;
+    }
+
+    /// A piece of tool call `index`: its id and name first, then argument JSON fragments.
+    pub async fn tool_call(&mut self, index: usize, id: Option<&str>, name: Option<&str>, arguments: &str) {
+        if id.is_none() && name.is_none() && arguments.is_empty() {
+            return;
+        }
+        self.delivered = true;
+        self.stream.send(&StreamDelta::ToolCall {
+            index,
+            id: id.map(str::to_owned),
+            name: name.map(str::to_owned),
+            arguments: arguments.to_owned(),
+        });
+        let mut data =
+            json!({"provider": self.provider, "block_type": "tool_call", "tool_call_index": index, "delta": arguments});
+        if let Some(map) = data.as_object_mut() {
+            if let Some(id) = id {
+                map.insert("id".into(), json!(id));
+            }
+            if let Some(name) = name {
+                map.insert("name".into(), json!(name));
+            }
+        }
+        self.events.send_event(events::CONTENT_BLOCK_DELTA, data).await;
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// Records events, for tests.
+    #[derive(Default)]
+    pub struct Recorder(Mutex<Vec<(String, Value)>>);
+
+    impl Recorder {
+        pub fn events(&self) -> Vec<(String, Value)> {
+            self.0.lock().unwrap().clone()
+        }
+    }
+
+    impl EventSink for Recorder {
+        async fn send_event(&self, event: &str, data: Value) {
+            self.0.lock().unwrap().push((event.to_owned(), data));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_emits_request_then_response_with_duration_and_usage() {
+        let recorder = Recorder::default();
+        let call = LlmCall::start(&recorder, "openai", "gpt-x", json!({"message_count": 2})).await;
+        let response = ChatResponse {
+            usage: Some(amplifier_sdk::Usage {
+                input_tokens: 3,
+                output_tokens: 4,
+                total_tokens: 7,
+                ..Default::default()
+            }),
+            finish_reason: Some("stop".into()),
+            ..Default::default()
+        };
+        call.finish(&Ok(response)).await;
+        let events = recorder.events();
+        assert_eq!(events[0].0, "llm:request");
+        assert_eq!(events[0].1, json!({"provider": "openai", "model": "gpt-x", "message_count": 2}));
+        assert_eq!(events[1].0, "llm:response");
+        let data = &events[1].1;
+        assert_eq!((data["status"].as_str(), data["usage"]["total_tokens"].as_u64()), (Some("ok"), Some(7)));
+        assert!(data["duration_ms"].is_u64());
+
+        let call = LlmCall::start(&recorder, "openai", "gpt-x", json!({})).await;
+        let mut err = ModuleError::new(amplifier_sdk::ErrorKind::RateLimit, "slow");
+        err.status_code = Some(429);
+        call.finish(&Err(err)).await;
+        let data = &recorder.events()[3].1;
+        assert_eq!(data["status"], "error");
+        assert_eq!(data["error"], json!({"type": "rate_limit", "msg": "slow", "status_code": 429}));
+    }
+}

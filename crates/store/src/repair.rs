@@ -1,0 +1,169 @@
+//! Transcript repair: a process killed while tools ran leaves assistant tool
+//! calls without results, and providers reject such a history (upstream
+//! microsoft/amplifier#217). Each of them gets a synthetic result, as
+//! upstream's pre-turn repair does.
+
+use amplifier_protocol::models::{ContentBlock, JsonMap, Message, MessageContent, Role};
+use serde_json::json;
+
+/// The content of a synthetic result (upstream's wording).
+pub const CANCELLED_TOOL_RESULT: &str = r#"{"error":"Tool execution was cancelled","cancelled":true}"#;
+
+/// A tool call that was given a synthetic result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepairedCall {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    /// Where the synthetic result was inserted in the history.
+    pub index: usize,
+}
+
+/// Gives every tool call without a result a synthetic cancelled result,
+/// inserted after the results its assistant message did get (before the
+/// next user or assistant message). Returns what was repaired, in order.
+pub fn repair_orphan_tool_calls(messages: &mut Vec<Message>) -> Vec<RepairedCall> {
+    let mut repaired = Vec::new();
+    let mut i = 0;
+    while i < messages.len() {
+        if messages[i].role != Role::Assistant {
+            i += 1;
+            continue;
+        }
+        let calls = requested_calls(&messages[i]);
+        if calls.is_empty() {
+            i += 1;
+            continue;
+        }
+        // The exchange: everything up to the next user or assistant message.
+        let end = messages[i + 1..]
+            .iter()
+            .position(|m| matches!(m.role, Role::User | Role::Assistant))
+            .map_or(messages.len(), |offset| i + 1 + offset);
+        let answered: Vec<String> = messages[i + 1..end].iter().flat_map(answered_ids).collect();
+        let mut insert_at =
+            messages[i + 1..end].iter().rposition(|m| m.role == Role::Tool).map_or(i + 1, |p| i + 2 + p);
+        for (id, name) in calls {
+            if answered.contains(&id) {
+                continue;
+            }
+            let mut metadata = JsonMap::new();
+            metadata.insert("source".into(), json!("session-repair"));
+            metadata.insert("synthetic".into(), json!(true));
+            let message = Message {
+                name: Some(name.clone()),
+                metadata: Some(metadata),
+                ..Message::tool_result(id.clone(), CANCELLED_TOOL_RESULT)
+            };
+            messages.insert(insert_at, message);
+            repaired.push(RepairedCall { tool_call_id: id, tool_name: name, index: insert_at });
+            insert_at += 1;
+        }
+        i = insert_at.max(i + 1);
+    }
+    repaired
+}
+
+/// (id, name) of every call an assistant message requests, from either shape.
+fn requested_calls(message: &Message) -> Vec<(String, String)> {
+    let mut calls: Vec<(String, String)> =
+        message.tool_calls.iter().flatten().map(|call| (call.id.clone(), call.name.clone())).collect();
+    if let MessageContent::Blocks(blocks) = &message.content {
+        for block in blocks {
+            if let ContentBlock::ToolCall { id, name, .. } = block {
+                if !calls.iter().any(|(known, _)| known == id) {
+                    calls.push((id.clone(), name.clone()));
+                }
+            }
+        }
+    }
+    calls
+}
+
+/// The call ids a message answers: a tool message's `tool_call_id`, or
+/// `tool_result` blocks.
+fn answered_ids(message: &Message) -> Vec<String> {
+    let mut ids: Vec<String> = message.tool_call_id.iter().cloned().collect();
+    if let MessageContent::Blocks(blocks) = &message.content {
+        for block in blocks {
+            if let ContentBlock::ToolResult { tool_call_id, .. } = block {
+                ids.push(tool_call_id.clone());
+            }
+        }
+    }
+    ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amplifier_protocol::models::ToolCall;
+
+    fn assistant_calling(ids: &[&str]) -> Message {
+        Message {
+            tool_calls: Some(
+                ids.iter()
+                    .map(|id| ToolCall {
+                        id: (*id).to_owned(),
+                        name: "bash".to_owned(),
+                        arguments: json!({}),
+                        extensions: JsonMap::new(),
+                    })
+                    .collect(),
+            ),
+            ..Message::new(Role::Assistant, "")
+        }
+    }
+
+    #[test]
+    fn an_orphan_at_the_end_gets_a_cancelled_result() {
+        let mut history = vec![Message::user("go"), assistant_calling(&["c1"])];
+        let repaired = repair_orphan_tool_calls(&mut history);
+        assert_eq!(repaired, [RepairedCall { tool_call_id: "c1".into(), tool_name: "bash".into(), index: 2 }]);
+        assert_eq!(history[2].role, Role::Tool);
+        assert_eq!(history[2].tool_call_id.as_deref(), Some("c1"));
+        assert_eq!(history[2].content.text(), CANCELLED_TOOL_RESULT);
+        let parsed: serde_json::Value = serde_json::from_str(CANCELLED_TOOL_RESULT).unwrap();
+        assert_eq!(parsed, json!({"error": "Tool execution was cancelled", "cancelled": true}));
+    }
+
+    #[test]
+    fn only_unanswered_calls_are_repaired_after_the_answered_ones() {
+        let mut history = vec![
+            Message::user("go"),
+            assistant_calling(&["c1", "c2", "c3"]),
+            Message::system("injected by a hook"),
+            Message::tool_result("c2", "ok"),
+            Message::user("next"),
+        ];
+        let repaired = repair_orphan_tool_calls(&mut history);
+        let ids: Vec<&str> = repaired.iter().map(|r| r.tool_call_id.as_str()).collect();
+        assert_eq!(ids, ["c1", "c3"]);
+        let order: Vec<Option<&str>> = history.iter().map(|m| m.tool_call_id.as_deref()).collect();
+        assert_eq!(order, [None, None, None, Some("c2"), Some("c1"), Some("c3"), None]);
+        assert_eq!(history[6].content.text(), "next");
+    }
+
+    #[test]
+    fn a_sound_history_is_untouched() {
+        let mut history = vec![
+            Message::user("go"),
+            assistant_calling(&["c1"]),
+            Message::tool_result("c1", "ok"),
+            Message::new(Role::Assistant, "done"),
+        ];
+        let before = history.clone();
+        assert!(repair_orphan_tool_calls(&mut history).is_empty());
+        assert_eq!(history, before);
+    }
+
+    #[test]
+    fn orphans_in_several_exchanges_are_all_repaired() {
+        let mut history =
+            vec![Message::user("a"), assistant_calling(&["c1"]), Message::user("b"), assistant_calling(&["c2"])];
+        let repaired = repair_orphan_tool_calls(&mut history);
+        assert_eq!(repaired.iter().map(|r| r.index).collect::<Vec<_>>(), [2, 5]);
+        assert_eq!(history.len(), 6);
+        assert_eq!(history[2].tool_call_id.as_deref(), Some("c1"));
+        assert_eq!(history[5].tool_call_id.as_deref(), Some("c2"));
+    }
+}

@@ -1,0 +1,458 @@
+//! The session store against a real SQLite file in a temporary directory.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
+use amplifier_store::{
+    ListFilter, NewEvent, NewMessage, NewSession, Retention, Store, StoreError, TurnWrite, CANCELLED_TOOL_RESULT,
+};
+use serde_json::json;
+
+fn new_session(id: &str, dir: &str) -> NewSession {
+    NewSession {
+        id: id.to_owned(),
+        working_dir: dir.to_owned(),
+        plan_path: Some("/plans/p.yaml".to_owned()),
+        plan_hash: Some("abc123".to_owned()),
+        ..NewSession::default()
+    }
+}
+
+fn event(name: &str, data: serde_json::Value) -> NewEvent {
+    NewEvent { name: name.to_owned(), timestamp: "2025-01-01T00:00:00Z".to_owned(), data: data.to_string() }
+}
+
+fn messages(turn: u32, texts: &[&str]) -> Vec<NewMessage> {
+    texts.iter().map(|t| NewMessage { turn, message: Message::user(*t) }).collect()
+}
+
+fn write(store: &mut Store, id: &str, turn: u32, at: u64, msgs: &[NewMessage], events: &[NewEvent]) {
+    store
+        .write(&TurnWrite { session_id: id, turn, messages_at: at, messages: msgs, events, usage: None, status: None })
+        .unwrap();
+}
+
+#[test]
+fn the_database_uses_wal_and_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.journal_mode().unwrap(), "wal");
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    drop(store);
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.journal_mode().unwrap(), "wal");
+    assert!(store.session("s1").unwrap().is_some());
+    assert!(dir.path().join("sessions.db").exists());
+}
+
+#[test]
+fn a_newer_schema_is_refused_with_both_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(Store::open(dir.path()).unwrap());
+    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
+    raw.pragma_update(None, "user_version", 99).unwrap();
+    drop(raw);
+    let err = Store::open(dir.path()).err().unwrap();
+    assert!(matches!(err, StoreError::NewerSchema { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("schema 99"), "{err}");
+}
+
+#[test]
+fn a_turn_is_stored_with_its_messages_events_usage_and_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let created = store.create_session(&new_session("s1", "/w")).unwrap();
+    assert_eq!(created.status, RunStatus::Running);
+    assert_eq!(store.begin_turn("s1").unwrap(), 1);
+    let usage = Usage {
+        input_tokens: 10,
+        output_tokens: 2,
+        total_tokens: 12,
+        cost_usd: Some("0.5".into()),
+        ..Usage::default()
+    };
+    let msgs = vec![
+        NewMessage { turn: 1, message: Message::user("What is   the\nanswer?") },
+        NewMessage { turn: 1, message: Message::new(Role::Assistant, "42") },
+    ];
+    let events = [event("prompt:submit", json!({"prompt": "x"})), event("provider:response", json!({"usage": {}}))];
+    for _ in 0..2 {
+        let at = store.session("s1").unwrap().unwrap().message_count;
+        store
+            .write(&TurnWrite {
+                session_id: "s1",
+                turn: 1,
+                messages_at: at,
+                messages: &msgs,
+                events: &events,
+                usage: Some(&usage),
+                status: Some(RunStatus::Completed),
+            })
+            .unwrap();
+    }
+    let record = store.session("s1").unwrap().unwrap();
+    assert_eq!(record.status, RunStatus::Completed);
+    assert_eq!((record.message_count, record.event_count, record.turn_count), (4, 4, 1));
+    assert_eq!((record.usage.input_tokens, record.usage.total_tokens), (20, 24));
+    assert_eq!(record.usage.cost_usd.as_deref(), Some("1.000000"));
+    assert_eq!(record.title.as_deref(), Some("What is the answer?"));
+    let stored = store.messages("s1").unwrap();
+    assert_eq!(stored.iter().map(|m| m.seq).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    assert_eq!(stored[1].message.content.text(), "42");
+    let stored_events = store.events("s1").unwrap();
+    assert_eq!(stored_events[0].name, "prompt:submit");
+    assert_eq!(stored_events[0].data["prompt"], "x");
+    assert_eq!(store.begin_turn("s1").unwrap(), 2);
+    assert_eq!(store.session("s1").unwrap().unwrap().status, RunStatus::Running);
+}
+
+/// A failure in the middle of a write (here: the events insert aborts, after
+/// the session row and the messages were written) leaves nothing behind.
+#[test]
+fn a_write_is_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    store.begin_turn("s1").unwrap();
+    write(&mut store, "s1", 1, 0, &messages(1, &["first"]), &[event("a", json!({}))]);
+    let before = store.session("s1").unwrap().unwrap();
+
+    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
+    raw.execute_batch(
+        "CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.name = 'boom'
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+    )
+    .unwrap();
+    let usage = Usage { input_tokens: 5, output_tokens: 5, total_tokens: 10, ..Usage::default() };
+    let msgs = messages(2, &["second", "third"]);
+    let events = [event("ok", json!({})), event("boom", json!({}))];
+    let attempt = TurnWrite {
+        session_id: "s1",
+        turn: 2,
+        messages_at: 1,
+        messages: &msgs,
+        events: &events,
+        usage: Some(&usage),
+        status: Some(RunStatus::Failed),
+    };
+    let err = store.write(&attempt).unwrap_err();
+    assert!(err.to_string().contains("injected failure"), "{err}");
+
+    let after = store.session("s1").unwrap().unwrap();
+    assert_eq!(after.message_count, 1, "no message of the failed write is stored");
+    assert_eq!(after.event_count, 1, "no event of the failed write is stored");
+    assert_eq!(after.usage, before.usage, "the totals are unchanged");
+    assert_eq!(after.status, RunStatus::Running, "the status is unchanged");
+    assert_eq!(store.messages("s1").unwrap()[0].message.content.text(), "first");
+
+    raw.execute_batch("DROP TRIGGER boom").unwrap();
+    store.write(&attempt).unwrap();
+    let done = store.session("s1").unwrap().unwrap();
+    assert_eq!((done.message_count, done.event_count, done.usage.total_tokens), (3, 3, 10));
+    assert_eq!(done.status, RunStatus::Failed);
+}
+
+#[test]
+fn messages_can_be_replaced_from_an_index_but_never_leave_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    write(&mut store, "s1", 1, 0, &messages(1, &["a", "b", "c"]), &[]);
+    write(&mut store, "s1", 2, 1, &messages(2, &["B", "C", "D"]), &[]);
+    let texts: Vec<String> = store.messages("s1").unwrap().iter().map(|m| m.message.content.text()).collect();
+    assert_eq!(texts, ["a", "B", "C", "D"]);
+    let turns: Vec<u32> = store.messages("s1").unwrap().iter().map(|m| m.turn).collect();
+    assert_eq!(turns, [1, 2, 2, 2]);
+    let gap = TurnWrite {
+        session_id: "s1",
+        turn: 2,
+        messages_at: 9,
+        messages: &messages(2, &["x"]),
+        events: &[],
+        usage: None,
+        status: None,
+    };
+    assert!(store.write(&gap).is_err());
+    assert_eq!(store.messages("s1").unwrap().len(), 4);
+}
+
+#[test]
+fn retention_keeps_the_newest_events_and_counts_the_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.set_retention(Retention { max_events: Some(5), max_age_days: None });
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    store.create_session(&new_session("s2", "/w")).unwrap();
+    let events: Vec<NewEvent> = (0..8).map(|i| event(&format!("e{i}"), json!({"i": i}))).collect();
+    write(&mut store, "s1", 1, 0, &[], &events);
+    write(&mut store, "s2", 1, 0, &[], &events[..3]);
+    let names: Vec<String> = store.events("s1").unwrap().into_iter().map(|e| e.name).collect();
+    assert_eq!(names, ["e3", "e4", "e5", "e6", "e7"]);
+    assert_eq!(store.session("s1").unwrap().unwrap().events_dropped, 3);
+    assert_eq!(store.events("s2").unwrap().len(), 3, "the cap is per session");
+
+    // Age: events stored 10 days ago go when the limit is 7 days.
+    store.set_retention(Retention { max_events: None, max_age_days: Some(7) });
+    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
+    raw.execute("UPDATE events SET stored_ms = stored_ms - 10 * 86400000 WHERE session_id = 's2'", []).unwrap();
+    write(&mut store, "s2", 2, 0, &[], &[event("fresh", json!({}))]);
+    let names: Vec<String> = store.events("s2").unwrap().into_iter().map(|e| e.name).collect();
+    assert_eq!(names, ["fresh"]);
+    assert_eq!(store.session("s2").unwrap().unwrap().events_dropped, 3);
+}
+
+#[test]
+fn ids_resolve_from_unique_prefixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    for id in ["abc-1", "abc-2", "abd", "ab"] {
+        store.create_session(&new_session(id, "/w")).unwrap();
+    }
+    assert_eq!(store.resolve("abc-1").unwrap().id, "abc-1");
+    assert_eq!(store.resolve("abd").unwrap().id, "abd");
+    assert_eq!(store.resolve("ab").unwrap().id, "ab", "an exact id wins over longer ones");
+    match store.resolve("abc") {
+        Err(StoreError::Ambiguous { candidates, .. }) => {
+            assert_eq!(candidates.len(), 2);
+        }
+        other => panic!("expected ambiguous, got {other:?}"),
+    }
+    assert!(matches!(store.resolve("zzz"), Err(StoreError::NotFound(_))));
+    assert!(matches!(store.resolve(""), Err(StoreError::NotFound(_))));
+}
+
+#[test]
+fn list_filters_by_directory_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.create_session(&new_session("old", "/a")).unwrap();
+    std::thread::sleep(Duration::from_millis(5));
+    store.create_session(&new_session("other", "/b")).unwrap();
+    std::thread::sleep(Duration::from_millis(5));
+    store.create_session(&new_session("new", "/a")).unwrap();
+    let ids = |filter: ListFilter| store.list(&filter).unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(ids(ListFilter { working_dir: Some("/a".into()), limit: None }), ["new", "old"]);
+    assert_eq!(ids(ListFilter { working_dir: None, limit: None }), ["new", "other", "old"]);
+    assert_eq!(ids(ListFilter { working_dir: None, limit: Some(1) }), ["new"]);
+    assert_eq!(store.latest_in("/b").unwrap().unwrap().id, "other");
+    assert!(store.latest_in("/c").unwrap().is_none());
+}
+
+#[test]
+fn fork_copies_the_first_turns_with_their_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.create_session(&new_session("src", "/w")).unwrap();
+    for turn in 1..=2u32 {
+        store.begin_turn("src").unwrap();
+        let at = store.session("src").unwrap().unwrap().message_count;
+        let usage = Usage {
+            input_tokens: 10 * turn as u64,
+            output_tokens: 1,
+            total_tokens: 10 * turn as u64 + 1,
+            ..Usage::default()
+        };
+        let events = [event("provider:response", json!({"usage": usage}))];
+        store
+            .write(&TurnWrite {
+                session_id: "src",
+                turn,
+                messages_at: at,
+                messages: &messages(turn, &["q", "a"]),
+                events: &events,
+                usage: Some(&usage),
+                status: Some(RunStatus::Completed),
+            })
+            .unwrap();
+    }
+    let fork = store.fork("src", Some(1), Some("try again")).unwrap();
+    assert_ne!(fork.id, "src");
+    assert_eq!(fork.parent_id.as_deref(), Some("src"));
+    assert_eq!(fork.name.as_deref(), Some("try again"));
+    assert_eq!((fork.turn_count, fork.message_count, fork.event_count), (1, 2, 1));
+    assert_eq!((fork.usage.input_tokens, fork.usage.total_tokens), (10, 11));
+    assert_eq!(fork.plan_path.as_deref(), Some("/plans/p.yaml"));
+
+    let whole = store.fork("src", None, None).unwrap();
+    assert_eq!((whole.turn_count, whole.message_count, whole.usage.input_tokens), (2, 4, 30));
+    let err = store.fork("src", Some(3), None).unwrap_err();
+    assert!(err.to_string().contains("has 2 turn(s)"), "{err}");
+    assert_eq!(store.messages("src").unwrap().len(), 4, "the source is untouched");
+}
+
+#[test]
+fn delete_and_cleanup_skip_sessions_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    for id in ["a", "b", "c"] {
+        store.create_session(&new_session(id, "/w")).unwrap();
+        write(&mut store, id, 1, 0, &messages(1, &["x"]), &[event("e", json!({}))]);
+    }
+    assert!(store.delete("a").unwrap());
+    assert!(store.session("a").unwrap().is_none());
+    assert!(store.messages("a").unwrap().is_empty() && store.events("a").unwrap().is_empty());
+    assert!(!store.delete("a").unwrap());
+
+    let held = Store::open(dir.path()).unwrap().lock_session("b").unwrap();
+    assert!(matches!(store.delete("b"), Err(StoreError::Locked { .. })));
+    let (deleted, skipped) = store.cleanup(Duration::ZERO).unwrap();
+    assert_eq!((deleted, skipped), (vec!["c".to_owned()], vec!["b".to_owned()]));
+    drop(held);
+    let (deleted, _) = store.cleanup(Duration::from_secs(3600)).unwrap();
+    assert!(deleted.is_empty(), "b was updated just now");
+    assert!(store.session("b").unwrap().is_some());
+}
+
+#[test]
+fn a_session_lock_is_exclusive_and_names_the_holder() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let lock = store.lock_session("s1").unwrap();
+    assert!(lock.path().ends_with("locks/s1.lock"));
+    let err = store.lock_session("s1").unwrap_err();
+    match &err {
+        StoreError::Locked { session, pid } => {
+            assert_eq!(session, "s1");
+            assert_eq!(*pid, Some(std::process::id()));
+        }
+        other => panic!("expected Locked, got {other:?}"),
+    }
+    assert!(err.to_string().contains(&format!("pid {}", std::process::id())), "{err}");
+    assert!(store.is_locked("s1"));
+    drop(lock);
+    assert!(!store.is_locked("s1"));
+    let _again = store.lock_session("s1").unwrap();
+    assert!(store.lock_session("../x").is_err());
+}
+
+fn write_many(dir: &Path, session: &str, writes: usize, per_write: usize) {
+    let mut store = Store::open(dir).unwrap();
+    for i in 0..writes {
+        let msgs: Vec<NewMessage> =
+            (0..per_write).map(|j| NewMessage { turn: 1, message: Message::user(format!("{i}-{j}")) }).collect();
+        let events: Vec<NewEvent> = (0..per_write).map(|j| event("e", json!({"i": i, "j": j}))).collect();
+        // Two writers of one session would race on message positions (the
+        // CLI's session lock prevents that); the shared session gets events only.
+        let at = store.session(session).unwrap().unwrap().message_count;
+        store
+            .write(&TurnWrite {
+                session_id: session,
+                turn: 1,
+                messages_at: at,
+                messages: &msgs,
+                events: &events,
+                usage: None,
+                status: None,
+            })
+            .unwrap();
+        store
+            .write(&TurnWrite {
+                session_id: "shared",
+                turn: 1,
+                messages_at: 0,
+                messages: &[],
+                events: &events[..1],
+                usage: None,
+                status: None,
+            })
+            .unwrap();
+    }
+}
+
+fn setup_shared(dir: &Path, own: &[&str]) {
+    let mut store = Store::open(dir).unwrap();
+    store.create_session(&new_session("shared", "/w")).unwrap();
+    for id in own {
+        store.create_session(&new_session(id, "/w")).unwrap();
+    }
+}
+
+#[test]
+fn concurrent_writers_in_two_threads_do_not_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    setup_shared(dir.path(), &["t1", "t2"]);
+    std::thread::scope(|scope| {
+        for id in ["t1", "t2"] {
+            let path = dir.path();
+            scope.spawn(move || write_many(path, id, 40, 5));
+        }
+    });
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    for id in ["t1", "t2"] {
+        assert_eq!(store.messages(id).unwrap().len(), 200);
+        assert_eq!(store.events(id).unwrap().len(), 200);
+    }
+    assert_eq!(store.events("shared").unwrap().len(), 80);
+}
+
+/// Run by the process tests below as a child (`STORE_TEST_CHILD=dir:session:writes`).
+#[test]
+fn child_writer() {
+    let Ok(spec) = std::env::var("STORE_TEST_CHILD") else { return };
+    let mut parts = spec.rsplitn(3, ':');
+    let writes: usize = parts.next().unwrap().parse().unwrap();
+    let session = parts.next().unwrap().to_owned();
+    let dir = parts.next().unwrap().to_owned();
+    write_many(Path::new(&dir), &session, writes, 25);
+}
+
+fn child(dir: &Path, session: &str, writes: usize) -> std::process::Child {
+    Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_writer", "--nocapture", "--test-threads=1"])
+        .env("STORE_TEST_CHILD", format!("{}:{session}:{writes}", dir.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn concurrent_writers_in_two_processes_do_not_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    setup_shared(dir.path(), &["p1", "p2"]);
+    let children = [child(dir.path(), "p1", 30), child(dir.path(), "p2", 30)];
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    for id in ["p1", "p2"] {
+        assert_eq!(store.messages(id).unwrap().len(), 750);
+        assert_eq!(store.events(id).unwrap().len(), 750);
+    }
+    assert_eq!(store.events("shared").unwrap().len(), 60);
+}
+
+/// `kill -9` while a process writes: every write is either whole or absent.
+#[test]
+fn a_writer_killed_mid_write_leaves_only_whole_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    setup_shared(dir.path(), &["k"]);
+    let mut writer = child(dir.path(), "k", 100_000);
+    let store = Store::open(dir.path()).unwrap();
+    let started = Instant::now();
+    while store.session("k").unwrap().unwrap().message_count < 100 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the writer never wrote");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(150));
+    writer.kill().unwrap();
+    writer.wait().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    let record = store.session("k").unwrap().unwrap();
+    assert!(record.message_count >= 100);
+    assert_eq!(record.message_count % 25, 0, "a write's 25 messages land together: {}", record.message_count);
+    assert_eq!(record.event_count, record.message_count, "a write's events land with its messages");
+    let seqs: Vec<u64> = store.messages("k").unwrap().iter().map(|m| m.seq).collect();
+    assert!(seqs.iter().enumerate().all(|(i, s)| *s == i as u64), "no gap in the history");
+}
+
+#[test]
+fn the_cancelled_result_is_upstreams() {
+    let value: serde_json::Value = serde_json::from_str(CANCELLED_TOOL_RESULT).unwrap();
+    assert_eq!(value, json!({"error": "Tool execution was cancelled", "cancelled": true}));
+}

@@ -1,0 +1,297 @@
+//! `orchestrator-plan`: a plan-driven orchestrator that delegates every piece
+//! of work to specialist agents (the plan's `agents:`, chosen by the
+//! capability ids they declare), gates the result on quality, and persists
+//! each run per thread id so a killed run resumes where it stopped.
+//!
+//! The prompt is a run request, a JSON object
+//! `{mode: "app"|"chat", objective, constraints?, threadId?, agent?, payload?}`,
+//! or plain text (an app-mode objective on a fresh thread). Domain details
+//! (whatever the specialists must know) travel only in `objective` and
+//! `payload`; nothing here knows any domain.
+//!
+//! - **app mode** ([`engine`]): the planner model (this session's provider)
+//!   answers with actions (`plan_update`, `handoff`, `final`); each handoff
+//!   runs a specialist as a child session with only its payload; QA reports
+//!   drive revision steps up to `executionDepth`; the result is the bundle
+//!   `{result, quality, acceptance-report}`.
+//! - **chat mode**: a free conversation with the orchestrator's model or one
+//!   named specialist; the result is `{message}`.
+//! - **specialist mode** ([`specialist`]): in a child session whose agent did
+//!   not name its own orchestrator, this module runs a plain streaming agent
+//!   loop (tools, `content_block:delta`).
+//!
+//! Events: `plan:start`, `plan:phase`, `plan:update`, `plan:handoff`,
+//! `plan:step`, `plan:warning`, `plan:metrics`, `plan:message`,
+//! `plan:complete` (the CLI maps them, and the standard events, to SSE frames).
+
+mod action;
+mod engine;
+mod quality;
+mod specialist;
+mod state;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use amplifier_sdk::prelude::*;
+use serde::Deserialize;
+
+use crate::state::Constraints;
+
+pub(crate) const NAME: &str = "orchestrator-plan";
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct Config {
+    #[serde(default = "default_threshold")]
+    quality_threshold: f64,
+    /// Generation → QA cycles at most, the first draft included.
+    #[serde(default = "default_depth")]
+    execution_depth: u32,
+    #[serde(default)]
+    acceptance_criteria: Vec<String>,
+    /// Planner calls plus handoffs per run.
+    #[serde(default = "default_max_turns")]
+    max_turns: u32,
+    /// Where run states live; default `$AMPLIFIER_HOME/runs`.
+    #[serde(default)]
+    runs_dir: Option<PathBuf>,
+    /// The planner's provider (mount name); default the preferred one.
+    #[serde(default)]
+    provider: Option<String>,
+    #[serde(default)]
+    roles: Roles,
+    /// Phase (`analysis`, `generation`, `qa`) of other capability ids.
+    #[serde(default)]
+    phases: BTreeMap<String, String>,
+    #[serde(default = "default_step_timeout")]
+    step_timeout_secs: u64,
+    #[serde(default = "default_retries")]
+    step_retries: u32,
+    /// Model requests per specialist turn (specialist mode).
+    #[serde(default = "default_specialist_iterations")]
+    specialist_max_iterations: u32,
+    /// Appended to the planner's system prompt.
+    #[serde(default)]
+    planner_instruction: Option<String>,
+    /// System prompt for chat mode with the orchestrator's own model.
+    #[serde(default)]
+    chat_instruction: Option<String>,
+}
+
+/// Which capability ids play the roles the quality gate knows about.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct Roles {
+    #[serde(default = "default_strategy")]
+    strategy: String,
+    /// The first is what the default plan and revisions ask for.
+    #[serde(default = "default_generation")]
+    generation: Vec<String>,
+    #[serde(default = "default_qa")]
+    qa: String,
+}
+
+impl Default for Roles {
+    fn default() -> Self {
+        Roles { strategy: default_strategy(), generation: default_generation(), qa: default_qa() }
+    }
+}
+
+fn default_threshold() -> f64 {
+    0.8
+}
+fn default_depth() -> u32 {
+    2
+}
+fn default_max_turns() -> u32 {
+    20
+}
+fn default_step_timeout() -> u64 {
+    300
+}
+fn default_retries() -> u32 {
+    1
+}
+fn default_specialist_iterations() -> u32 {
+    10
+}
+fn default_strategy() -> String {
+    "plan.strategy".into()
+}
+fn default_generation() -> Vec<String> {
+    vec!["content.write".into(), "content.brief".into()]
+}
+fn default_qa() -> String {
+    "qa.review".into()
+}
+
+impl Config {
+    /// The phase a capability's step runs in.
+    pub(crate) fn phase_of(&self, capability: &str) -> String {
+        if capability == self.roles.qa {
+            "qa".into()
+        } else if self.roles.generation.iter().any(|g| g == capability) {
+            "generation".into()
+        } else {
+            self.phases.get(capability).cloned().unwrap_or_else(|| "analysis".into())
+        }
+    }
+}
+
+/// Constraint overrides a request may carry.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ConstraintsOverride {
+    quality_threshold: Option<f64>,
+    execution_depth: Option<u32>,
+    acceptance_criteria: Option<Vec<String>>,
+    max_turns: Option<u32>,
+}
+
+/// A run request (the prompt).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RunRequest {
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default, alias = "message")]
+    objective: Option<String>,
+    #[serde(default)]
+    constraints: ConstraintsOverride,
+    #[serde(default)]
+    thread_id: Option<String>,
+    /// Chat mode: the specialist to talk to (the orchestrator when absent).
+    #[serde(default, alias = "targetAgentId")]
+    agent: Option<String>,
+    /// Domain details for the specialists, passed through as `brief`.
+    #[serde(default)]
+    payload: Value,
+}
+
+impl RunRequest {
+    /// A JSON object with a `mode` or `objective` is a request; anything else
+    /// is an app-mode objective.
+    pub(crate) fn parse(prompt: &str) -> ModuleResult<RunRequest> {
+        let trimmed = prompt.trim();
+        if trimmed.starts_with('{') {
+            if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(trimmed) {
+                if ["mode", "objective", "message", "threadId"].iter().any(|k| map.contains_key(*k)) {
+                    return serde_json::from_value(Value::Object(map)).map_err(|err| {
+                        ModuleError::new(ErrorKind::InvalidRequest, format!("invalid run request: {err}"))
+                    });
+                }
+            }
+        }
+        Ok(RunRequest { objective: Some(prompt.to_owned()), ..RunRequest::default() })
+    }
+
+    pub(crate) fn constraints(&self, config: &Config) -> Constraints {
+        let o = &self.constraints;
+        Constraints {
+            quality_threshold: o.quality_threshold.unwrap_or(config.quality_threshold).clamp(0.0, 1.0),
+            execution_depth: o.execution_depth.unwrap_or(config.execution_depth).max(1),
+            acceptance_criteria: o.acceptance_criteria.clone().unwrap_or_else(|| config.acceptance_criteria.clone()),
+            max_turns: o.max_turns.unwrap_or(config.max_turns).max(1),
+        }
+    }
+}
+
+/// A fresh thread id: `thread_` and 16 hex digits from the clock and a
+/// randomly seeded hash.
+pub(crate) fn new_thread_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    hasher.write_u128(nanos);
+    hasher.write_u32(std::process::id());
+    format!("thread_{:016x}", hasher.finish())
+}
+
+pub(crate) struct PlanOrchestrator {
+    host: Host,
+    config: Config,
+    /// Each specialist's child session in this run, continued by later handoffs.
+    children: tokio::sync::Mutex<BTreeMap<String, String>>,
+}
+
+impl PlanOrchestrator {
+    /// Emits an event; observability never fails a run.
+    pub(crate) async fn emit(&self, event: &str, data: Value) {
+        if let Value::Object(data) = data {
+            if let Err(err) = self.host.emit(event, data).await {
+                tracing::warn!(event, error = %err, "could not emit");
+            }
+        }
+    }
+
+    pub(crate) async fn cancelled(&self) -> bool {
+        self.host.session_info().await.map(|info| info.cancellation != "none").unwrap_or(false)
+    }
+}
+
+impl Orchestrator for PlanOrchestrator {
+    async fn execute(&self, prompt: String) -> ModuleResult<String> {
+        let info = self.host.session_info().await?;
+        if info.parent_id.is_some() {
+            return specialist::run(self, &info.session_id, prompt).await;
+        }
+        let request = RunRequest::parse(&prompt)?;
+        match request.mode.as_deref().unwrap_or("app") {
+            "app" => engine::run_app(self, request).await,
+            "chat" => engine::run_chat(self, request).await,
+            other => Err(ModuleError::new(
+                ErrorKind::InvalidRequest,
+                format!("unknown mode `{other}`: expected `app` or `chat`"),
+            )),
+        }
+    }
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<PlanOrchestrator> {
+    let config: Config = ctx.config()?;
+    Ok(PlanOrchestrator { host: ctx.host, config, children: tokio::sync::Mutex::default() })
+}
+
+export_module!(orchestrator => mount);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        serde_json::from_value(json!({"qualityThreshold": 0.7, "acceptanceCriteria": ["a"]})).unwrap()
+    }
+
+    #[test]
+    fn requests_are_json_objects_or_plain_objectives() {
+        let request = RunRequest::parse(
+            r#"{"mode": "chat", "message": "hi", "targetAgentId": "qa", "constraints": {"maxTurns": 3}}"#,
+        )
+        .unwrap();
+        assert_eq!(request.mode.as_deref(), Some("chat"));
+        assert_eq!(request.objective.as_deref(), Some("hi"));
+        assert_eq!(request.agent.as_deref(), Some("qa"));
+        let constraints = request.constraints(&config());
+        assert_eq!((constraints.max_turns, constraints.quality_threshold), (3, 0.7));
+        assert_eq!(constraints.acceptance_criteria, ["a"]);
+        let plain = RunRequest::parse("{not json} write something").unwrap();
+        assert_eq!(plain.objective.as_deref(), Some("{not json} write something"));
+        assert!(RunRequest::parse(r#"{"mode": 3}"#).is_err());
+    }
+
+    #[test]
+    fn capabilities_map_to_phases() {
+        let config = config();
+        assert_eq!(config.phase_of("qa.review"), "qa");
+        assert_eq!(config.phase_of("content.write"), "generation");
+        assert_eq!(config.phase_of("plan.strategy"), "analysis");
+    }
+
+    #[test]
+    fn thread_ids_are_fresh_and_valid() {
+        let (a, b) = (new_thread_id(), new_thread_id());
+        assert_ne!(a, b);
+        assert!(state::valid_thread_id(&a));
+    }
+}

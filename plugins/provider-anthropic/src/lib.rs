@@ -1,0 +1,280 @@
+//! `provider-anthropic`: Claude through the Messages API.
+//!
+//! ```yaml
+//! providers:
+//!   - module: provider-anthropic
+//!     source: ../plugins/provider-anthropic
+//!     config:
+//!       api_key: ${ANTHROPIC_API_KEY}      # default: $ANTHROPIC_API_KEY
+//!       default_model: claude-sonnet-4-5
+//!       extended_thinking: true
+//! ```
+//!
+//! Streams over SSE (`use_streaming`, default on); system messages go to the
+//! top-level `system`; signed thinking blocks are kept and replayed exactly
+//! on later turns; usage counts cache reads and writes. Retries, error
+//! kinds, `llm:*` events and pricing are shared with provider-openai
+//! (`amplifier-provider-http`); an overloaded server (529) backs off
+//! `overloaded_delay_multiplier` times longer.
+
+mod wire;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use amplifier_provider_http::events::Deltas;
+use amplifier_provider_http::http::{ended_early, http_client, Endpoint};
+use amplifier_provider_http::pricing::PriceTable;
+use amplifier_provider_http::reqwest::header::{HeaderMap, CONTENT_TYPE};
+use amplifier_provider_http::reqwest::{Client, Method, RequestBuilder};
+use amplifier_provider_http::retry::{with_retries, Failure, RetryLabels, RetryPolicy};
+use amplifier_provider_http::{
+    api_key, base_url, error, header_map, join_url, run_completion, seconds, CompletionContext,
+};
+use amplifier_sdk::prelude::*;
+use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
+use serde::Deserialize;
+
+use crate::wire::{Defaults, Piece, Step, StreamAccumulator};
+
+const PROVIDER: &str = "anthropic";
+const KEY_ENV: &str = "ANTHROPIC_API_KEY";
+const BASE_URL_ENV: &str = "ANTHROPIC_BASE_URL";
+const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+const API_VERSION: &str = "2023-06-01";
+
+#[derive(Debug, Deserialize)]
+struct Config {
+    /// Read by the host to order providers.
+    #[serde(default)]
+    #[allow(dead_code)]
+    priority: Option<i64>,
+    #[serde(default)]
+    base_url: Option<String>,
+    #[serde(default)]
+    api_key: Option<String>,
+    /// Extra headers on every request (e.g. `anthropic-beta`).
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default = "default_model")]
+    default_model: String,
+    #[serde(default = "default_max_tokens")]
+    max_tokens: u64,
+    #[serde(default)]
+    temperature: Option<f64>,
+    #[serde(default)]
+    extended_thinking: bool,
+    #[serde(default = "default_thinking_budget")]
+    thinking_budget_tokens: u64,
+    /// Seconds to wait for the next byte (connection, headers, each piece of the body).
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+    #[serde(default = "yes")]
+    use_streaming: bool,
+    #[serde(default = "default_max_retries")]
+    max_retries: usize,
+    #[serde(default = "one")]
+    min_retry_delay: f64,
+    #[serde(default = "sixty")]
+    max_retry_delay: f64,
+    #[serde(default = "yes")]
+    retry_jitter: bool,
+    #[serde(default = "ten")]
+    overloaded_delay_multiplier: f64,
+    #[serde(default)]
+    pricing: PriceTable,
+}
+
+fn default_model() -> String {
+    DEFAULT_MODEL.to_owned()
+}
+fn default_max_tokens() -> u64 {
+    8192
+}
+fn default_thinking_budget() -> u64 {
+    4096
+}
+fn default_timeout() -> f64 {
+    300.0
+}
+fn default_max_retries() -> usize {
+    5
+}
+fn one() -> f64 {
+    1.0
+}
+fn ten() -> f64 {
+    10.0
+}
+fn sixty() -> f64 {
+    60.0
+}
+fn yes() -> bool {
+    true
+}
+
+struct AnthropicProvider {
+    host: Host,
+    client: Client,
+    endpoint: Endpoint,
+    base_url: String,
+    headers: HeaderMap,
+    config: Config,
+    retry: RetryPolicy,
+}
+
+impl AnthropicProvider {
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client.request(method, join_url(&self.base_url, path)).headers(self.headers.clone())
+    }
+
+    async fn attempt(
+        &self,
+        body: &[u8],
+        streaming: bool,
+        stream: &Stream,
+        idle: Duration,
+    ) -> Result<ChatResponse, Failure> {
+        let request =
+            self.request(Method::POST, "v1/messages").header(CONTENT_TYPE, "application/json").body(body.to_vec());
+        let response = self.endpoint.send(request, idle).await?;
+        if !streaming {
+            let json = self.endpoint.read_json(response, idle).await?;
+            return wire::parse_response(&json).map_err(|problem| {
+                ModuleError::new(ErrorKind::Stream, format!("{PROVIDER}: unexpected response: {problem}")).into()
+            });
+        }
+        let mut events = self.endpoint.sse(response, idle);
+        let mut deltas = Deltas::new(&self.host, stream, PROVIDER);
+        let mut accumulator = StreamAccumulator::default();
+        let fail = |error: ModuleError, deltas: &Deltas<'_, Host>| Failure { error, delivered: deltas.delivered() };
+        loop {
+            let event = match events.next().await {
+                Some(Ok(event)) => event,
+                Some(Err(error)) => return Err(fail(error, &deltas)),
+                None => return Err(fail(ended_early(PROVIDER), &deltas)),
+            };
+            if event.data.trim().is_empty() {
+                continue;
+            }
+            let data: Value = serde_json::from_str(&event.data).map_err(|err| {
+                fail(ModuleError::new(ErrorKind::Stream, format!("{PROVIDER}: an event is not JSON: {err}")), &deltas)
+            })?;
+            let pieces = match accumulator.apply(&data) {
+                Step::Done => break,
+                Step::Error => {
+                    return Err(fail(error::from_stream_error(PROVIDER, &event.data, self.endpoint.secret()), &deltas))
+                }
+                Step::Pieces(pieces) => pieces,
+            };
+            for piece in pieces {
+                match piece {
+                    Piece::Text { index, text } => deltas.text(index, &text).await,
+                    Piece::Thinking { index, text } => deltas.thinking(index, &text).await,
+                    Piece::ToolCall { index, id, name, arguments } => {
+                        deltas.tool_call(index, id.as_deref(), name.as_deref(), &arguments).await
+                    }
+                }
+            }
+        }
+        Ok(accumulator.finish())
+    }
+}
+
+impl Provider for AnthropicProvider {
+    fn info(&self) -> ProviderInfo {
+        let mut defaults = JsonMap::new();
+        defaults.insert("model".into(), json!(self.config.default_model));
+        defaults.insert("max_tokens".into(), json!(self.config.max_tokens));
+        defaults.insert("base_url".into(), json!(self.base_url));
+        defaults.insert("timeout".into(), json!(self.config.timeout));
+        defaults.insert("max_retries".into(), json!(self.config.max_retries));
+        ProviderInfo {
+            id: PROVIDER.to_owned(),
+            display_name: "Anthropic (Messages API)".to_owned(),
+            credential_env_vars: vec![KEY_ENV.to_owned()],
+            capabilities: vec!["tools".to_owned(), "streaming".to_owned(), "thinking".to_owned()],
+            defaults,
+            config_fields: vec![ConfigField {
+                id: "api_key".to_owned(),
+                display_name: "API key".to_owned(),
+                field_type: "secret".to_owned(),
+                prompt: "Anthropic API key".to_owned(),
+                env_var: Some(KEY_ENV.to_owned()),
+                ..ConfigField::default()
+            }],
+        }
+    }
+
+    async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
+        let idle = seconds(Some(self.config.timeout), 300.0);
+        let labels = RetryLabels { provider: PROVIDER, model: "" };
+        let body = with_retries(&self.retry, &self.host, labels, || async {
+            let response = self.endpoint.send(self.request(Method::GET, "v1/models?limit=1000"), idle).await?;
+            Ok::<_, Failure>(self.endpoint.read_json(response, idle).await?)
+        })
+        .await?;
+        Ok(wire::models(&body))
+    }
+
+    async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+        let defaults = Defaults {
+            model: &self.config.default_model,
+            max_tokens: self.config.max_tokens,
+            temperature: self.config.temperature,
+            extended_thinking: self.config.extended_thinking,
+            thinking_budget_tokens: self.config.thinking_budget_tokens,
+        };
+        let streaming = self.config.use_streaming || stream.is_enabled();
+        let body = wire::request_body(&request, &defaults, streaming);
+        let model = body["model"].as_str().unwrap_or(DEFAULT_MODEL).to_owned();
+        let details = json!({
+            "message_count": request.messages.len(),
+            "tool_count": request.tools.as_ref().map_or(0, Vec::len),
+            "stream": streaming,
+            "max_tokens": body.get("max_tokens"),
+            "thinking": body.get("thinking").is_some(),
+        });
+        let bytes = serde_json::to_vec(&body)?;
+        let idle = seconds(request.timeout, self.config.timeout);
+        let ctx = CompletionContext {
+            events: &self.host,
+            provider: PROVIDER,
+            model: &model,
+            retry: &self.retry,
+            pricing: &self.config.pricing,
+        };
+        run_completion(ctx, details, || self.attempt(&bytes, streaming, &stream, idle)).await
+    }
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
+    let config: Config = ctx.config()?;
+    let base_url = base_url(ctx.module, config.base_url.as_deref(), BASE_URL_ENV, DEFAULT_BASE_URL)?;
+    let key = api_key(config.api_key.as_deref(), KEY_ENV);
+    let mut extra = config.headers.clone();
+    extra.entry("anthropic-version".to_owned()).or_insert_with(|| API_VERSION.to_owned());
+    let headers = header_map(ctx.module, &extra, key.as_ref().map(|key| ("x-api-key", key.clone())))?;
+    let timeout = seconds(Some(config.timeout), 300.0);
+    let client = http_client(concat!("amplifier-provider-anthropic/", env!("CARGO_PKG_VERSION")), timeout)?;
+    let retry = RetryPolicy::from_seconds(
+        config.max_retries,
+        config.min_retry_delay,
+        config.max_retry_delay,
+        config.retry_jitter,
+        config.overloaded_delay_multiplier,
+    );
+    tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-anthropic mounted");
+    Ok(AnthropicProvider {
+        host: ctx.host,
+        client,
+        endpoint: Endpoint::new(PROVIDER, key),
+        base_url,
+        headers,
+        config,
+        retry,
+    })
+}
+
+export_module!(provider => mount);

@@ -1,0 +1,292 @@
+//! `provider-openai`: any OpenAI-compatible Chat Completions server: OpenAI,
+//! Azure OpenAI, Ollama, vLLM, llama.cpp's server, LM Studio.
+//!
+//! ```yaml
+//! providers:
+//!   - module: provider-openai
+//!     source: ../plugins/provider-openai
+//!     config:
+//!       base_url: http://localhost:11434/v1   # default: $OPENAI_BASE_URL, else https://api.openai.com/v1
+//!       api_key: ${OPENAI_API_KEY}             # default: $OPENAI_API_KEY; none for local servers
+//!       default_model: llama3.2
+//!       max_tokens: 1024
+//! ```
+//!
+//! Upstream's provider-openai speaks the Responses API; this one speaks Chat
+//! Completions, which local servers implement. Completions stream over SSE
+//! (`use_streaming`, default on): deltas become `content_block:delta` events
+//! and, when the caller streams, `StreamDelta`s. Retries, error kinds,
+//! `llm:*` events and pricing are shared with provider-anthropic
+//! (`amplifier-provider-http`).
+
+mod wire;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use amplifier_provider_http::events::Deltas;
+use amplifier_provider_http::http::{ended_early, http_client, Endpoint};
+use amplifier_provider_http::pricing::PriceTable;
+use amplifier_provider_http::reqwest::header::{HeaderMap, CONTENT_TYPE};
+use amplifier_provider_http::reqwest::{Client, Method, RequestBuilder};
+use amplifier_provider_http::retry::{with_retries, Failure, RetryLabels, RetryPolicy};
+use amplifier_provider_http::{
+    api_key, base_url, error, header_map, join_url, run_completion, seconds, CompletionContext,
+};
+use amplifier_sdk::prelude::*;
+use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
+use serde::Deserialize;
+
+use crate::wire::{Defaults, Piece, StreamAccumulator};
+
+const PROVIDER: &str = "openai";
+const KEY_ENV: &str = "OPENAI_API_KEY";
+const BASE_URL_ENV: &str = "OPENAI_BASE_URL";
+const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+const DEFAULT_MODEL: &str = "gpt-4o-mini";
+
+#[derive(Debug, Deserialize)]
+struct Config {
+    /// Read by the host to order providers.
+    #[serde(default)]
+    #[allow(dead_code)]
+    priority: Option<i64>,
+    #[serde(default)]
+    base_url: Option<String>,
+    #[serde(default)]
+    api_key: Option<String>,
+    /// `Authorization` (sent as `Bearer <key>`) or another header that
+    /// carries the bare key (Azure: `api-key`).
+    #[serde(default = "default_key_header")]
+    api_key_header: String,
+    /// Extra headers on every request.
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default = "default_model")]
+    default_model: String,
+    #[serde(default)]
+    temperature: Option<f64>,
+    #[serde(default)]
+    max_tokens: Option<u64>,
+    /// Seconds to wait for the next byte (connection, headers, each piece of the body).
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+    #[serde(default = "yes")]
+    use_streaming: bool,
+    #[serde(default = "default_max_retries")]
+    max_retries: usize,
+    #[serde(default = "one")]
+    min_retry_delay: f64,
+    #[serde(default = "sixty")]
+    max_retry_delay: f64,
+    #[serde(default = "yes")]
+    retry_jitter: bool,
+    #[serde(default)]
+    pricing: PriceTable,
+}
+
+fn default_key_header() -> String {
+    "Authorization".to_owned()
+}
+fn default_model() -> String {
+    DEFAULT_MODEL.to_owned()
+}
+fn default_timeout() -> f64 {
+    300.0
+}
+fn default_max_retries() -> usize {
+    3
+}
+fn one() -> f64 {
+    1.0
+}
+fn sixty() -> f64 {
+    60.0
+}
+fn yes() -> bool {
+    true
+}
+
+struct OpenAiProvider {
+    host: Host,
+    client: Client,
+    endpoint: Endpoint,
+    base_url: String,
+    headers: HeaderMap,
+    config: Config,
+    retry: RetryPolicy,
+}
+
+impl OpenAiProvider {
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client.request(method, join_url(&self.base_url, path)).headers(self.headers.clone())
+    }
+
+    async fn attempt(
+        &self,
+        body: &[u8],
+        streaming: bool,
+        stream: &Stream,
+        idle: Duration,
+    ) -> Result<ChatResponse, Failure> {
+        let request =
+            self.request(Method::POST, "chat/completions").header(CONTENT_TYPE, "application/json").body(body.to_vec());
+        let response = self.endpoint.send(request, idle).await?;
+        if !streaming {
+            let json = self.endpoint.read_json(response, idle).await?;
+            return wire::parse_response(&json).map_err(|problem| {
+                ModuleError::new(ErrorKind::Stream, format!("{PROVIDER}: unexpected response: {problem}")).into()
+            });
+        }
+        let mut events = self.endpoint.sse(response, idle);
+        let mut deltas = Deltas::new(&self.host, stream, PROVIDER);
+        let mut accumulator = StreamAccumulator::default();
+        let fail = |error: ModuleError, deltas: &Deltas<'_, Host>| Failure { error, delivered: deltas.delivered() };
+        loop {
+            let event = match events.next().await {
+                Some(Ok(event)) => event,
+                Some(Err(error)) => return Err(fail(error, &deltas)),
+                None if accumulator.finished() => break,
+                None => return Err(fail(ended_early(PROVIDER), &deltas)),
+            };
+            let data = event.data.trim();
+            if data == "[DONE]" {
+                break;
+            }
+            if data.is_empty() {
+                continue;
+            }
+            let chunk: Value = serde_json::from_str(data).map_err(|err| {
+                fail(
+                    ModuleError::new(ErrorKind::Stream, format!("{PROVIDER}: a stream chunk is not JSON: {err}")),
+                    &deltas,
+                )
+            })?;
+            if chunk.get("error").is_some() {
+                return Err(fail(error::from_stream_error(PROVIDER, data, self.endpoint.secret()), &deltas));
+            }
+            for piece in accumulator.apply(&chunk) {
+                match piece {
+                    Piece::Text { index, text } => deltas.text(index, &text).await,
+                    Piece::Thinking { index, text } => deltas.thinking(index, &text).await,
+                    Piece::ToolCall { index, id, name, arguments } => {
+                        deltas.tool_call(index, id.as_deref(), name.as_deref(), &arguments).await
+                    }
+                }
+            }
+        }
+        Ok(accumulator.finish())
+    }
+}
+
+impl Provider for OpenAiProvider {
+    fn info(&self) -> ProviderInfo {
+        let mut defaults = JsonMap::new();
+        defaults.insert("model".into(), json!(self.config.default_model));
+        defaults.insert("base_url".into(), json!(self.base_url));
+        defaults.insert("timeout".into(), json!(self.config.timeout));
+        defaults.insert("max_retries".into(), json!(self.config.max_retries));
+        if let Some(max_tokens) = self.config.max_tokens {
+            defaults.insert("max_tokens".into(), json!(max_tokens));
+        }
+        ProviderInfo {
+            id: PROVIDER.to_owned(),
+            display_name: "OpenAI-compatible (Chat Completions)".to_owned(),
+            credential_env_vars: vec![KEY_ENV.to_owned()],
+            capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
+            defaults,
+            config_fields: vec![
+                ConfigField {
+                    id: "api_key".to_owned(),
+                    display_name: "API key".to_owned(),
+                    field_type: "secret".to_owned(),
+                    prompt: "OpenAI API key (none for local servers)".to_owned(),
+                    env_var: Some(KEY_ENV.to_owned()),
+                    required: false,
+                    ..ConfigField::default()
+                },
+                ConfigField {
+                    id: "base_url".to_owned(),
+                    display_name: "Base URL".to_owned(),
+                    field_type: "text".to_owned(),
+                    prompt: "Chat Completions base URL, e.g. http://localhost:11434/v1".to_owned(),
+                    env_var: Some(BASE_URL_ENV.to_owned()),
+                    required: false,
+                    default: Some(json!(DEFAULT_BASE_URL)),
+                    ..ConfigField::default()
+                },
+            ],
+        }
+    }
+
+    async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
+        let idle = seconds(Some(self.config.timeout), 300.0);
+        let labels = RetryLabels { provider: PROVIDER, model: "" };
+        let body = with_retries(&self.retry, &self.host, labels, || async {
+            let response = self.endpoint.send(self.request(Method::GET, "models"), idle).await?;
+            Ok::<_, Failure>(self.endpoint.read_json(response, idle).await?)
+        })
+        .await?;
+        Ok(wire::models(&body))
+    }
+
+    async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+        let defaults = Defaults {
+            model: &self.config.default_model,
+            temperature: self.config.temperature,
+            max_tokens: self.config.max_tokens,
+        };
+        let streaming = self.config.use_streaming || stream.is_enabled();
+        let body = wire::request_body(&request, &defaults, streaming);
+        let model = body["model"].as_str().unwrap_or(DEFAULT_MODEL).to_owned();
+        let details = json!({
+            "message_count": request.messages.len(),
+            "tool_count": request.tools.as_ref().map_or(0, Vec::len),
+            "stream": streaming,
+            "max_tokens": body.get("max_tokens"),
+        });
+        let bytes = serde_json::to_vec(&body)?;
+        let idle = seconds(request.timeout, self.config.timeout);
+        let ctx = CompletionContext {
+            events: &self.host,
+            provider: PROVIDER,
+            model: &model,
+            retry: &self.retry,
+            pricing: &self.config.pricing,
+        };
+        run_completion(ctx, details, || self.attempt(&bytes, streaming, &stream, idle)).await
+    }
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
+    let config: Config = ctx.config()?;
+    let base_url = base_url(ctx.module, config.base_url.as_deref(), BASE_URL_ENV, DEFAULT_BASE_URL)?;
+    let key = api_key(config.api_key.as_deref(), KEY_ENV);
+    // `Authorization: Bearer <key>`, or the bare key in another header (Azure's `api-key`).
+    let key_header = key.as_ref().map(|key| {
+        let bearer = config.api_key_header.eq_ignore_ascii_case("authorization");
+        (config.api_key_header.as_str(), if bearer { format!("Bearer {key}") } else { key.clone() })
+    });
+    let headers = header_map(ctx.module, &config.headers, key_header)?;
+    let timeout = seconds(Some(config.timeout), 300.0);
+    let client = http_client(concat!("amplifier-provider-openai/", env!("CARGO_PKG_VERSION")), timeout)?;
+    let retry = RetryPolicy::from_seconds(
+        config.max_retries,
+        config.min_retry_delay,
+        config.max_retry_delay,
+        config.retry_jitter,
+        1.0,
+    );
+    tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-openai mounted");
+    Ok(OpenAiProvider {
+        host: ctx.host,
+        client,
+        endpoint: Endpoint::new(PROVIDER, key),
+        base_url,
+        headers,
+        config,
+        retry,
+    })
+}
+
+export_module!(provider => mount);

@@ -1,0 +1,525 @@
+//! Chat Completions on the wire: requests from upstream's `ChatRequest`,
+//! responses (whole or streamed chunk by chunk) back to `ChatResponse`.
+
+use std::collections::BTreeMap;
+
+use amplifier_sdk::prelude::*;
+use amplifier_sdk::ModelInfo;
+
+/// Request settings that come from the provider's config.
+pub struct Defaults<'a> {
+    pub model: &'a str,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u64>,
+}
+
+/// The JSON body of `POST /chat/completions`.
+pub fn request_body(request: &ChatRequest, defaults: &Defaults<'_>, stream: bool) -> Value {
+    let mut body = json!({
+        "model": request.model.as_deref().unwrap_or(defaults.model),
+        "messages": messages(&request.messages),
+    });
+    let map = body.as_object_mut().expect("an object");
+    if stream {
+        map.insert("stream".into(), json!(true));
+        map.insert("stream_options".into(), json!({"include_usage": true}));
+    }
+    if let Some(tools) = request.tools.as_ref().filter(|tools| !tools.is_empty()) {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|tool| {
+                let mut function = json!({"name": tool.name, "parameters": tool.parameters});
+                if let Some(description) = &tool.description {
+                    function["description"] = json!(description);
+                }
+                json!({"type": "function", "function": function})
+            })
+            .collect();
+        map.insert("tools".into(), Value::Array(tools));
+        if let Some(choice) = &request.tool_choice {
+            map.insert("tool_choice".into(), choice.clone());
+        }
+    }
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            map.insert(key.into(), value);
+        }
+    };
+    put("temperature", request.temperature.or(defaults.temperature).map(|t| json!(t)));
+    put("top_p", request.top_p.map(|p| json!(p)));
+    put("max_tokens", request.max_output_tokens.or(defaults.max_tokens).map(|n| json!(n)));
+    put("stop", request.stop.as_ref().filter(|stop| !stop.is_empty()).map(|stop| json!(stop)));
+    put("response_format", request.response_format.clone());
+    put("reasoning_effort", request.reasoning_effort.as_ref().map(|effort| json!(effort)));
+    body
+}
+
+/// Upstream's messages as Chat Completions messages. Thinking blocks have
+/// no place in Chat Completions and are left out; tool results (as `tool`
+/// messages or `tool_result` blocks) become `tool` messages.
+pub fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    for message in messages {
+        let blocks: &[ContentBlock] = match &message.content {
+            MessageContent::Blocks(blocks) => blocks,
+            MessageContent::Text(_) => &[],
+        };
+        for block in blocks {
+            if let ContentBlock::ToolResult { tool_call_id, output, .. } = block {
+                out.push(json!({"role": "tool", "tool_call_id": tool_call_id, "content": output_text(output)}));
+            }
+        }
+        match message.role {
+            Role::Tool | Role::Function => {
+                if let Some(id) = &message.tool_call_id {
+                    out.push(json!({"role": "tool", "tool_call_id": id, "content": message.content.text()}));
+                }
+            }
+            Role::Assistant => out.push(assistant(message, blocks)),
+            Role::User => {
+                if let Some(user) = user(message, blocks) {
+                    out.push(user);
+                }
+            }
+            // Local servers know `system` better than `developer`; OpenAI treats them alike.
+            Role::System | Role::Developer => out.push(json!({"role": "system", "content": message.content.text()})),
+        }
+    }
+    out
+}
+
+fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn user(message: &Message, blocks: &[ContentBlock]) -> Option<Value> {
+    let images: Vec<Value> = blocks
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Image { source, .. } => image_part(source),
+            _ => None,
+        })
+        .collect();
+    let text = message.content.text();
+    let only_tool_results =
+        !blocks.is_empty() && blocks.iter().all(|block| matches!(block, ContentBlock::ToolResult { .. }));
+    if only_tool_results {
+        return None;
+    }
+    if images.is_empty() {
+        // Plain string content: local servers' chat templates expect it.
+        return Some(json!({"role": "user", "content": text}));
+    }
+    let mut parts = Vec::new();
+    if !text.is_empty() {
+        parts.push(json!({"type": "text", "text": text}));
+    }
+    parts.extend(images);
+    Some(json!({"role": "user", "content": parts}))
+}
+
+/// `{type: base64, media_type, data}` or `{type: url, url}` as an `image_url` part.
+fn image_part(source: &Value) -> Option<Value> {
+    let url = match source.get("type").and_then(Value::as_str) {
+        Some("base64") => format!(
+            "data:{};base64,{}",
+            source.get("media_type").and_then(Value::as_str).unwrap_or("image/png"),
+            source.get("data").and_then(Value::as_str)?
+        ),
+        _ => source.get("url").and_then(Value::as_str)?.to_owned(),
+    };
+    Some(json!({"type": "image_url", "image_url": {"url": url}}))
+}
+
+fn assistant(message: &Message, blocks: &[ContentBlock]) -> Value {
+    let mut calls: Vec<(String, String, String)> = Vec::new();
+    let mut add = |id: &str, name: &str, arguments: &Value| {
+        if !calls.iter().any(|(seen, _, _)| seen == id) {
+            let arguments = match arguments {
+                Value::String(raw) => raw.clone(),
+                Value::Null => "{}".to_owned(),
+                other => other.to_string(),
+            };
+            calls.push((id.to_owned(), name.to_owned(), arguments));
+        }
+    };
+    for call in message.tool_calls.iter().flatten() {
+        add(&call.id, &call.name, &call.arguments);
+    }
+    for block in blocks {
+        if let ContentBlock::ToolCall { id, name, input, .. } = block {
+            add(id, name, input);
+        }
+    }
+    let text = message.content.text();
+    if calls.is_empty() {
+        return json!({"role": "assistant", "content": text});
+    }
+    let tool_calls: Vec<Value> = calls
+        .into_iter()
+        .map(|(id, name, arguments)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
+        .collect();
+    let content = if text.is_empty() { Value::Null } else { json!(text) };
+    json!({"role": "assistant", "content": content, "tool_calls": tool_calls})
+}
+
+/// Tool-call arguments: the JSON they hold, `{}` when empty, the raw text
+/// when it is not JSON (the host's schema check then tells the model).
+fn parse_arguments(raw: &str) -> Value {
+    if raw.trim().is_empty() {
+        return json!({});
+    }
+    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
+}
+
+/// `usage` as upstream's `Usage`.
+pub fn usage(usage: &Value) -> Option<Usage> {
+    let usage = usage.as_object()?;
+    let number = |value: Option<&Value>| value.and_then(Value::as_u64);
+    let input_tokens = number(usage.get("prompt_tokens")).unwrap_or(0);
+    let output_tokens = number(usage.get("completion_tokens")).unwrap_or(0);
+    Some(Usage {
+        input_tokens,
+        output_tokens,
+        total_tokens: number(usage.get("total_tokens")).unwrap_or(input_tokens + output_tokens),
+        reasoning_tokens: number(usage.get("completion_tokens_details").and_then(|d| d.get("reasoning_tokens"))),
+        cache_read_tokens: number(usage.get("prompt_tokens_details").and_then(|d| d.get("cached_tokens"))),
+        cache_write_tokens: None,
+        cost_usd: None,
+    })
+}
+
+/// Reasoning text as local servers send it (`reasoning_content`: llama.cpp,
+/// vLLM, DeepSeek; `reasoning`: Ollama, OpenRouter).
+fn reasoning(message: &Value) -> Option<&str> {
+    ["reasoning_content", "reasoning"].iter().find_map(|key| message.get(*key).and_then(Value::as_str))
+}
+
+fn metadata(body: &Value) -> Option<JsonMap> {
+    let mut metadata = JsonMap::new();
+    if let Some(model) = body.get("model").and_then(Value::as_str) {
+        metadata.insert("model".into(), json!(model));
+    }
+    if let Some(id) = body.get("id").and_then(Value::as_str) {
+        metadata.insert("response_id".into(), json!(id));
+    }
+    (!metadata.is_empty()).then_some(metadata)
+}
+
+/// A whole (non-streamed) completion.
+pub fn parse_response(body: &Value) -> Result<ChatResponse, String> {
+    let choice = body.get("choices").and_then(|c| c.get(0)).ok_or("the response has no choices")?;
+    let message = choice.get("message").ok_or("the response's choice has no message")?;
+    let mut content = Vec::new();
+    if let Some(thinking) = reasoning(message).filter(|t| !t.is_empty()) {
+        content.push(thinking_block(thinking.to_owned()));
+    }
+    if let Some(text) = message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+        content.push(ContentBlock::text(text));
+    }
+    let tool_calls: Vec<ToolCall> = message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(n, call)| {
+            let function = call.get("function").cloned().unwrap_or_default();
+            ToolCall {
+                id: call.get("id").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("call_{n}")),
+                name: function.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                arguments: parse_arguments(function.get("arguments").and_then(Value::as_str).unwrap_or_default()),
+                extensions: JsonMap::new(),
+            }
+        })
+        .collect();
+    Ok(ChatResponse {
+        content,
+        tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
+        usage: body.get("usage").and_then(usage),
+        finish_reason: choice.get("finish_reason").and_then(Value::as_str).map(str::to_owned),
+        metadata: metadata(body),
+        ..ChatResponse::default()
+    })
+}
+
+fn thinking_block(thinking: String) -> ContentBlock {
+    ContentBlock::Thinking { thinking, signature: None, content: None, visibility: None }
+}
+
+/// One piece of a streamed completion, to pass on as it arrives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    Text { index: usize, text: String },
+    Thinking { index: usize, text: String },
+    ToolCall { index: usize, id: Option<String>, name: Option<String>, arguments: String },
+}
+
+#[derive(Default)]
+struct PartialCall {
+    id: Option<String>,
+    name: String,
+    arguments: String,
+}
+
+/// Builds a `ChatResponse` from `chat.completion.chunk`s. Content blocks get
+/// indices in the order they first appear (reasoning usually first); tool
+/// calls are assembled by their `index`.
+#[derive(Default)]
+pub struct StreamAccumulator {
+    /// (is thinking, text) per content block, in order of appearance.
+    blocks: Vec<(bool, String)>,
+    text_block: Option<usize>,
+    thinking_block: Option<usize>,
+    calls: BTreeMap<usize, PartialCall>,
+    finish_reason: Option<String>,
+    usage: Option<Usage>,
+    metadata: Option<JsonMap>,
+}
+
+impl StreamAccumulator {
+    /// Takes one chunk in; returns the pieces it carried.
+    pub fn apply(&mut self, chunk: &Value) -> Vec<Piece> {
+        let mut pieces = Vec::new();
+        if self.metadata.is_none() {
+            self.metadata = metadata(chunk);
+        }
+        if let Some(usage) = chunk.get("usage").and_then(usage) {
+            self.usage = Some(usage);
+        }
+        let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else { return pieces };
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            self.finish_reason = Some(reason.to_owned());
+        }
+        let Some(delta) = choice.get("delta") else { return pieces };
+        if let Some(text) = reasoning(delta).filter(|t| !t.is_empty()) {
+            let index = self.block(true);
+            self.blocks[index].1.push_str(text);
+            pieces.push(Piece::Thinking { index, text: text.to_owned() });
+        }
+        if let Some(text) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            let index = self.block(false);
+            self.blocks[index].1.push_str(text);
+            pieces.push(Piece::Text { index, text: text.to_owned() });
+        }
+        for (position, call) in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let index = call.get("index").and_then(Value::as_u64).map(|i| i as usize).unwrap_or(position);
+            let partial = self.calls.entry(index).or_default();
+            let id = call.get("id").and_then(Value::as_str).filter(|id| !id.is_empty());
+            let function = call.get("function");
+            let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
+            let arguments = function.and_then(|f| f.get("arguments")).and_then(Value::as_str).unwrap_or_default();
+            if let Some(id) = id {
+                partial.id = Some(id.to_owned());
+            }
+            if let Some(name) = name {
+                partial.name.push_str(name);
+            }
+            partial.arguments.push_str(arguments);
+            pieces.push(Piece::ToolCall {
+                index,
+                id: id.map(str::to_owned),
+                name: name.map(str::to_owned),
+                arguments: arguments.to_owned(),
+            });
+        }
+        pieces
+    }
+
+    fn block(&mut self, thinking: bool) -> usize {
+        let slot = if thinking { &mut self.thinking_block } else { &mut self.text_block };
+        *slot.get_or_insert_with(|| {
+            self.blocks.push((thinking, String::new()));
+            self.blocks.len() - 1
+        })
+    }
+
+    /// Whether the server said why it stopped (the stream may end without `[DONE]` after that).
+    pub fn finished(&self) -> bool {
+        self.finish_reason.is_some()
+    }
+
+    pub fn finish(self) -> ChatResponse {
+        let content = self
+            .blocks
+            .into_iter()
+            .map(|(thinking, text)| if thinking { thinking_block(text) } else { ContentBlock::text(text) })
+            .collect();
+        let tool_calls: Vec<ToolCall> = self
+            .calls
+            .into_iter()
+            .map(|(index, call)| ToolCall {
+                id: call.id.unwrap_or_else(|| format!("call_{index}")),
+                name: call.name,
+                arguments: parse_arguments(&call.arguments),
+                extensions: JsonMap::new(),
+            })
+            .collect();
+        ChatResponse {
+            content,
+            tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
+            usage: self.usage,
+            finish_reason: self.finish_reason,
+            metadata: self.metadata,
+            ..ChatResponse::default()
+        }
+    }
+}
+
+/// `GET /models` as model infos (llama.cpp's `meta.n_ctx_train` gives the context window).
+pub fn models(body: &Value) -> Vec<ModelInfo> {
+    body.get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|model| {
+            let id = model.get("id").and_then(Value::as_str)?.to_owned();
+            let context_window = ["context_window", "context_length"]
+                .iter()
+                .find_map(|key| model.get(*key).and_then(Value::as_u64))
+                .or_else(|| model.get("meta").and_then(|m| m.get("n_ctx_train")).and_then(Value::as_u64))
+                .unwrap_or(0);
+            let mut defaults = JsonMap::new();
+            if let Some(owner) = model.get("owned_by").and_then(Value::as_str) {
+                defaults.insert("owned_by".into(), json!(owner));
+            }
+            Some(ModelInfo { display_name: id.clone(), id, context_window, defaults, ..ModelInfo::default() })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Defaults<'static> {
+        Defaults { model: "gpt-test", temperature: Some(0.2), max_tokens: Some(64) }
+    }
+
+    #[test]
+    fn a_request_carries_model_messages_tools_and_settings() {
+        let request = ChatRequest {
+            messages: vec![Message::system("be brief"), Message::user("hi")],
+            tools: Some(vec![ToolSpec::new("echo", "Echoes", json!({"type": "object"}))]),
+            max_output_tokens: Some(16),
+            ..ChatRequest::default()
+        };
+        let body = request_body(&request, &defaults(), true);
+        assert_eq!(body["model"], "gpt-test");
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["stream_options"], json!({"include_usage": true}));
+        assert_eq!(
+            body["messages"],
+            json!([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}])
+        );
+        assert_eq!(
+            body["tools"],
+            json!([{"type": "function", "function": {"name": "echo", "description": "Echoes", "parameters": {"type": "object"}}}])
+        );
+        assert_eq!((body["temperature"].as_f64(), body["max_tokens"].as_u64()), (Some(0.2), Some(16)));
+        let plain = request_body(&ChatRequest { model: Some("other".into()), ..request }, &defaults(), false);
+        assert_eq!(plain["model"], "other");
+        assert!(plain.get("stream").is_none() && plain.get("stream_options").is_none());
+    }
+
+    #[test]
+    fn tool_turns_round_trip_in_openai_shape() {
+        let assistant = Message {
+            content: MessageContent::Blocks(vec![
+                ContentBlock::Thinking { thinking: "hm".into(), signature: None, content: None, visibility: None },
+                ContentBlock::text(""),
+            ]),
+            tool_calls: Some(vec![ToolCall {
+                id: "call_1".into(),
+                name: "echo".into(),
+                arguments: json!({"text": "hi"}),
+                extensions: JsonMap::new(),
+            }]),
+            ..Message::new(Role::Assistant, "")
+        };
+        let result = Message { name: Some("echo".into()), ..Message::tool_result("call_1", "hi") };
+        let wire = messages(&[Message::user("echo hi"), assistant, result]);
+        assert_eq!(
+            wire[1],
+            json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "echo", "arguments": "{\"text\":\"hi\"}"}}
+            ]})
+        );
+        assert_eq!(wire[2], json!({"role": "tool", "tool_call_id": "call_1", "content": "hi"}));
+    }
+
+    #[test]
+    fn a_whole_response_parses() {
+        let body = json!({
+            "id": "chatcmpl-1", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": "Let me check.",
+                "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "echo", "arguments": "{\"text\":\"x\"}"}}]
+            }}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15, "prompt_tokens_details": {"cached_tokens": 4}}
+        });
+        let response = parse_response(&body).unwrap();
+        assert_eq!(response.text(), "Let me check.");
+        let calls = response.tool_calls.unwrap();
+        assert_eq!((calls[0].id.as_str(), calls[0].name.as_str()), ("c1", "echo"));
+        assert_eq!(calls[0].arguments, json!({"text": "x"}));
+        let usage = response.usage.unwrap();
+        assert_eq!((usage.input_tokens, usage.output_tokens, usage.cache_read_tokens), (10, 5, Some(4)));
+        assert_eq!(response.finish_reason.as_deref(), Some("tool_calls"));
+        assert_eq!(response.metadata.unwrap()["response_id"], "chatcmpl-1");
+        assert!(parse_response(&json!({"choices": []})).is_err());
+    }
+
+    #[test]
+    fn streamed_chunks_assemble_text_reasoning_and_tool_calls_by_index() {
+        let chunks = [
+            json!({"model": "m", "choices": [{"index": 0, "delta": {"role": "assistant", "content": null}}]}),
+            json!({"choices": [{"index": 0, "delta": {"reasoning_content": "think"}}]}),
+            json!({"choices": [{"index": 0, "delta": {"content": "Hel"}}]}),
+            json!({"choices": [{"index": 0, "delta": {"content": "lo"}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": 1, "id": "b", "type": "function", "function": {"name": "second", "arguments": ""}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": 0, "id": "a", "type": "function", "function": {"name": "first", "arguments": "{\"x\""}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": ": 1}"}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+            json!({"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}),
+        ];
+        let mut acc = StreamAccumulator::default();
+        let pieces: Vec<Piece> = chunks.iter().flat_map(|chunk| acc.apply(chunk)).collect();
+        assert_eq!(pieces[0], Piece::Thinking { index: 0, text: "think".into() });
+        assert_eq!(pieces[1], Piece::Text { index: 1, text: "Hel".into() });
+        assert_eq!(
+            pieces[3],
+            Piece::ToolCall { index: 1, id: Some("b".into()), name: Some("second".into()), arguments: String::new() }
+        );
+        assert_eq!(pieces[5], Piece::ToolCall { index: 0, id: None, name: None, arguments: ": 1}".into() });
+        assert!(acc.finished());
+        let response = acc.finish();
+        assert_eq!(response.text(), "Hello");
+        assert!(matches!(&response.content[0], ContentBlock::Thinking { thinking, .. } if thinking == "think"));
+        let calls = response.tool_calls.unwrap();
+        assert_eq!(
+            (calls[0].id.as_str(), calls[0].name.as_str(), &calls[0].arguments),
+            ("a", "first", &json!({"x": 1}))
+        );
+        assert_eq!((calls[1].id.as_str(), &calls[1].arguments), ("b", &json!({})));
+        assert_eq!(response.usage.unwrap().total_tokens, 5);
+        assert_eq!(response.finish_reason.as_deref(), Some("tool_calls"));
+    }
+
+    #[test]
+    fn models_list_reads_ids_and_context_windows() {
+        let body = json!({"object": "list", "data": [
+            {"id": "test-model", "object": "model", "owned_by": "llamacpp", "meta": {"n_ctx_train": 32768}},
+            {"id": "gpt-4o", "object": "model"}
+        ]});
+        let models = models(&body);
+        assert_eq!(models.len(), 2);
+        assert_eq!((models[0].id.as_str(), models[0].context_window), ("test-model", 32768));
+        assert_eq!((models[1].id.as_str(), models[1].context_window), ("gpt-4o", 0));
+    }
+}

@@ -1,0 +1,138 @@
+//! MCP shapes to amplifier shapes: tool names and tool results.
+
+use amplifier_sdk::prelude::*;
+
+/// The longest tool name every provider API accepts (OpenAI's limit).
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// `<server>__<tool>`, with every character outside `[A-Za-z0-9_-]` replaced
+/// by `_` and cut to [`MAX_TOOL_NAME`], so any provider accepts it. The
+/// original MCP name is kept beside it for the call.
+pub fn tool_name(server: &str, tool: &str) -> String {
+    let mut name: String = format!("{server}__{tool}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
+    name.truncate(MAX_TOOL_NAME); // ASCII only by now, so this cuts on a character boundary
+    name
+}
+
+/// A `tools/call` result (as MCP JSON) as a [`ToolResult`]: the text of the
+/// `content` blocks joined by newlines (images, audio and binary resources as
+/// a one-line placeholder: the model reads tool results as text); with
+/// `structuredContent`, the output is `{text, structured_content}`.
+/// `isError: true` makes a failed result carrying the text.
+pub fn tool_result(server: &str, tool: &str, result: &Value) -> ToolResult {
+    let text = content_text(result.get("content"));
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        let message = if text.is_empty() {
+            format!("MCP tool '{tool}' of server '{server}' reported an error without a message")
+        } else {
+            text
+        };
+        return ToolResult::error("McpToolError", message);
+    }
+    match result.get("structuredContent") {
+        Some(structured) => ToolResult::ok(json!({"text": text, "structured_content": structured})),
+        None => ToolResult::ok(Value::String(text)),
+    }
+}
+
+fn content_text(content: Option<&Value>) -> String {
+    let Some(blocks) = content.and_then(Value::as_array) else {
+        return String::new();
+    };
+    let parts: Vec<String> = blocks.iter().map(block_text).collect();
+    parts.join("\n")
+}
+
+fn block_text(block: &Value) -> String {
+    let str_of = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    match block.get("type").and_then(Value::as_str).unwrap_or_default() {
+        "text" => str_of(block, "text"),
+        kind @ ("image" | "audio") => {
+            format!("[{kind}: {}, {} bytes, not shown]", str_of(block, "mimeType"), base64_len(block.get("data")))
+        }
+        "resource" => {
+            let resource = block.get("resource").cloned().unwrap_or_default();
+            let uri = str_of(&resource, "uri");
+            match resource.get("text").and_then(Value::as_str) {
+                Some(text) => format!("[resource {uri}]\n{text}"),
+                None => format!(
+                    "[resource {uri}: {}, {} bytes, not shown]",
+                    str_of(&resource, "mimeType"),
+                    base64_len(resource.get("blob"))
+                ),
+            }
+        }
+        "resource_link" => {
+            let mut line = format!("[resource link {}", str_of(block, "uri"));
+            for key in ["name", "description"] {
+                let value = str_of(block, key);
+                if !value.is_empty() {
+                    line.push_str(": ");
+                    line.push_str(&value);
+                }
+            }
+            line.push(']');
+            line
+        }
+        _ => block.to_string(),
+    }
+}
+
+/// Decoded size of a base64 string.
+fn base64_len(data: Option<&Value>) -> usize {
+    let data = data.and_then(Value::as_str).unwrap_or_default().trim_end_matches('=');
+    data.len() * 3 / 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_prefixed_sanitised_and_bounded() {
+        assert_eq!(tool_name("everything", "get-sum"), "everything__get-sum");
+        assert_eq!(tool_name("fs", "read.file/v2 now"), "fs__read_file_v2_now");
+        assert_eq!(tool_name("s", "é"), "s___");
+        let long = tool_name("server", &"x".repeat(100));
+        assert_eq!(long.len(), MAX_TOOL_NAME);
+        assert!(long.starts_with("server__x"));
+    }
+
+    #[test]
+    fn text_blocks_are_joined_and_other_blocks_summarised() {
+        let result = json!({"content": [
+            {"type": "text", "text": "first"},
+            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "inside"}},
+            {"type": "resource", "resource": {"uri": "file:///b.bin", "blob": "AAAAAA==", "mimeType": "application/zip"}},
+            {"type": "resource_link", "uri": "file:///c", "name": "c"},
+        ]});
+        let out = tool_result("s", "t", &result);
+        assert!(out.success);
+        assert_eq!(
+            out.output.unwrap(),
+            "first\n[image: image/png, 3 bytes, not shown]\n[resource file:///a.txt]\ninside\n\
+             [resource file:///b.bin: application/zip, 4 bytes, not shown]\n[resource link file:///c: c]"
+        );
+    }
+
+    #[test]
+    fn structured_content_is_kept_beside_the_text() {
+        let result = json!({"content": [{"type": "text", "text": "{\"t\":1}"}], "structuredContent": {"t": 1}});
+        let out = tool_result("s", "t", &result);
+        assert_eq!(out.output.unwrap(), json!({"text": "{\"t\":1}", "structured_content": {"t": 1}}));
+    }
+
+    #[test]
+    fn is_error_makes_a_failed_result() {
+        let out = tool_result("s", "t", &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}));
+        assert!(!out.success);
+        assert_eq!(out.error.unwrap()["type"], "McpToolError");
+        assert_eq!(out.output.unwrap(), "boom");
+        let out = tool_result("s", "t", &json!({"content": [], "isError": true}));
+        assert!(out.output.unwrap().as_str().unwrap().contains("'t' of server 's'"));
+    }
+}

@@ -1,0 +1,355 @@
+//! `amplifier module …` end to end: validate real plugins and broken
+//! fixtures, scaffold every kind and validate the result, install / list /
+//! show / remove, and a resolver plugin named in a plan. Refresh the
+//! snapshot with `SNAPSHOTS=overwrite cargo test --test module_commands`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::*;
+use serde_json::Value;
+use snapbox::cmd::Command;
+use snapbox::str;
+
+/// `amplifier module validate ARGS --output json`: the exit code and the report.
+fn validate_json(cwd: &Path, args: &[&str]) -> (i32, Value, Output) {
+    let output = amplifier(cwd).args(["module", "validate", "--output", "json"]).args(args).output().unwrap();
+    let report = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("not a JSON report ({err}):\n{}\nstderr:\n{}", stdout(&output), stderr(&output)));
+    (output.status.code().unwrap_or(-1), report, output)
+}
+
+/// The check named `name` (the first one).
+fn check<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no check {name} in {report:#}"))
+}
+
+fn failed_checks(report: &Value) -> Vec<String> {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .map(|c| format!("{} [{}]: {}", c["name"], c["severity"], c["message"]))
+        .collect()
+}
+
+#[test]
+fn validate_prints_one_line_per_check_and_a_summary() {
+    Command::new(env!("CARGO_BIN_EXE_amplifier"))
+        .current_dir(workspace())
+        .env("AMPLIFIER_HOME", amplifier_home())
+        .env_remove("AMPLIFIER_MODULES")
+        .args(["module", "validate", "plugins/tool-echo"])
+        .assert()
+        .code(0)
+        .stdout_eq(str![[r#"
+✓ manifest_present: amplifier.toml found
+✓ manifest_valid: tool-echo 0.1.0, kinds [tool]; config_schema is a valid JSON Schema
+✓ build: built libtool_echo[..]
+✓ abi_version: plugin ABI 1.0, protocol 1 (amplifier-sdk 0.1.0)
+✓ kind_matches: exports tool, as amplifier.toml declares
+✓ mount_default_config: mounted with config {}
+✓ mount_invalid_config: refused the unknown key `validate_unknown_key`: tool-echo.config: Additional properties are not allowed ('validate_unknown_key' was unexpected) (schema: [..]/plugins/tool-echo/amplifier.toml)
+✓ tool_name: `echo`
+✓ tool_description: `echo`: "Returns the given text unchanged. Use it to test tool ca…
+✓ tool_input_schema: `echo`: a valid JSON Schema
+✓ tool_execute: `echo` answered {"text":"validate"} with success: "validate"
+✓ tool_invalid_input: `echo`: the host refuses an input without the required `text`; called directly, the tool returns success
+tool module plugins/tool-echo: valid (12 of 12 checks passed)
+
+"#]]);
+}
+
+#[test]
+fn validate_json_has_upstreams_shape() {
+    let (code, report, _) = validate_json(&workspace(), &["plugins/tool-echo"]);
+    assert_eq!(code, 0);
+    assert_eq!(report["module_type"], "tool");
+    assert_eq!(report["module_path"], "plugins/tool-echo");
+    assert_eq!(report["passed"], true);
+    for check in report["checks"].as_array().unwrap() {
+        let keys: Vec<&str> = check.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys.len(), 4, "{check}");
+        assert!(check["name"].is_string() && check["passed"].is_boolean() && check["message"].is_string());
+        assert!(["error", "warning", "info"].contains(&check["severity"].as_str().unwrap()), "{check}");
+    }
+}
+
+#[test]
+fn the_standard_plugins_pass_behavioral_validation() {
+    for plugin in ["provider-scripted", "hooks-logging", "context-simple", "loop-basic"] {
+        let path = format!("plugins/{plugin}");
+        let (code, report, output) = validate_json(&workspace(), &[&path, "--behavioral"]);
+        assert_eq!(code, 0, "{plugin}: {:#?}\nstderr:\n{}", failed_checks(&report), stderr(&output));
+        let names: Vec<&str> =
+            report["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let expected: &[&str] = match plugin {
+            "provider-scripted" => &[
+                "provider_get_info",
+                "provider_list_models",
+                "provider_complete",
+                "provider_parse_tool_calls",
+                "provider_stream",
+            ],
+            "hooks-logging" => &["hook_subscriptions", "hook_call"],
+            "context-simple" => &[
+                "context_round_trip",
+                "context_clear",
+                "context_set_messages",
+                "context_compaction",
+                "context_many_messages",
+            ],
+            _ => &["orchestrator_execute", "orchestrator_tool_loop"],
+        };
+        for name in expected {
+            assert!(names.contains(name), "{plugin}: no {name} in {names:?}");
+        }
+    }
+}
+
+#[test]
+fn validate_fails_a_tool_that_panics() {
+    let (code, report, _) = validate_json(&workspace(), &["tests/fixtures/tool-panics"]);
+    assert_eq!(code, 1);
+    assert_eq!(report["passed"], false);
+    for name in ["tool_execute", "tool_invalid_input"] {
+        let check = check(&report, name);
+        assert_eq!(check["passed"], false, "{check}");
+        assert_eq!(check["severity"], "error");
+        assert!(check["message"].as_str().unwrap().contains("panicked"), "{check}");
+    }
+    assert_eq!(check(&report, "mount_default_config")["passed"], true, "the host survived the panics");
+}
+
+#[test]
+fn validate_fails_an_invalid_input_schema() {
+    let (code, report, _) = validate_json(&workspace(), &["tests/fixtures/tool-bad-schema"]);
+    assert_eq!(code, 1);
+    let schema = check(&report, "tool_input_schema");
+    assert_eq!(schema["passed"], false);
+    assert_eq!(schema["severity"], "error");
+    assert!(schema["message"].as_str().unwrap().contains("not a valid JSON Schema"), "{schema}");
+}
+
+#[test]
+fn validate_fails_the_wrong_kind() {
+    let (code, report, _) = validate_json(&workspace(), &["plugins/tool-echo", "--kind", "provider"]);
+    assert_eq!(code, 1);
+    assert_eq!(report["module_type"], "provider");
+    let kind = check(&report, "kind_matches");
+    assert_eq!(kind["passed"], false);
+    assert!(kind["message"].as_str().unwrap().contains("exports kinds [tool]"), "{kind}");
+}
+
+#[test]
+fn validate_fails_a_module_without_a_manifest_and_a_wrong_abi() {
+    // A built library alone in a directory: no amplifier.toml beside it.
+    let (code, _, output) = validate_json(&workspace(), &["plugins/tool-echo"]);
+    assert_eq!(code, 0, "{}", stderr(&output));
+    let library = std::fs::read_dir(amplifier_home().join("cache/plugins"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("tool-echo-"))
+        .flat_map(|e| std::fs::read_dir(e.path()).unwrap().flatten().map(|f| f.path()))
+        .find(|p| p.extension().is_some_and(|x| x == std::env::consts::DLL_EXTENSION))
+        .expect("tool-echo's library in the build cache");
+    let dir = tempfile::tempdir().unwrap();
+    let module = dir.path().join("tool-copy");
+    std::fs::create_dir(&module).unwrap();
+    std::fs::copy(&library, module.join(library.file_name().unwrap())).unwrap();
+    let (code, report, _) = validate_json(dir.path(), &["tool-copy"]);
+    assert_eq!(code, 1);
+    assert_eq!(report["module_type"], "tool", "the kind comes from the directory's prefix");
+    assert_eq!(check(&report, "manifest_present")["passed"], false);
+    assert_eq!(failed_checks(&report).len(), 1, "{:#?}", failed_checks(&report));
+
+    let (code, report, _) = validate_json(&workspace(), &["tests/fixtures/abi-next-major"]);
+    assert_eq!(code, 1);
+    let abi = check(&report, "abi_version");
+    assert_eq!(abi["passed"], false);
+    assert!(abi["message"].as_str().unwrap().contains("plugin ABI 2.0"), "{abi}");
+}
+
+#[test]
+fn validate_usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = amplifier(dir.path()).args(["module", "validate", "no-such-dir"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    std::fs::create_dir(dir.path().join("mystery")).unwrap();
+    std::fs::write(dir.path().join("mystery/Cargo.toml"), "[package]\nname = \"mystery\"\n").unwrap();
+    let output = amplifier(dir.path()).args(["module", "validate", "mystery"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--kind"), "{}", stderr(&output));
+}
+
+/// One target dir for every scaffold (they are stand-alone workspaces), kept
+/// between test runs so their dependencies are compiled once.
+fn scaffold_target() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scaffold-target")
+}
+
+#[test]
+fn new_modules_of_every_kind_pass_validate() {
+    // The orchestrator check needs provider-scripted and context-simple: get
+    // them into the shared build cache now, built in the workspace's target
+    // dir (the scaffolds below build with their own CARGO_TARGET_DIR).
+    let (code, report, output) = validate_json(&workspace(), &["plugins/loop-basic"]);
+    assert_eq!(code, 0, "{:#?}\n{}", failed_checks(&report), stderr(&output));
+
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["tool", "provider", "hook", "orchestrator", "context"] {
+        let name = format!("my-{kind}");
+        let output = amplifier(dir.path()).args(["module", "new", &name, "--kind", kind]).output().unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(stdout(&output).contains(&format!("Created {kind} module `{name}`")), "{}", stdout(&output));
+        let cargo_toml = std::fs::read_to_string(dir.path().join(&name).join("Cargo.toml")).unwrap();
+        assert!(cargo_toml.contains("crate-type = [\"cdylib\"]") && cargo_toml.contains("\n[workspace]\n"));
+        let sdk = workspace().join("crates/sdk").canonicalize().unwrap();
+        assert!(cargo_toml.contains(&format!("path = \"{}\"", sdk.display())), "{cargo_toml}");
+        let manifest = std::fs::read_to_string(dir.path().join(&name).join("amplifier.toml")).unwrap();
+        assert!(manifest.contains(&format!("kinds = [\"{kind}\"]")) && manifest.contains("[config_schema]"));
+        assert!(std::fs::read_to_string(dir.path().join(&name).join("src/lib.rs")).unwrap().contains("#[cfg(test)]"));
+
+        let output = amplifier(dir.path())
+            .env("CARGO_TARGET_DIR", scaffold_target())
+            .args(["module", "validate", "--output", "json", "--behavioral", &name])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|err| panic!("{kind}: {err}\nstderr:\n{}", stderr(&output)));
+        assert_eq!(report["module_type"], kind);
+        assert_eq!(output.status.code(), Some(0), "{kind}: {:#?}\n{}", failed_checks(&report), stderr(&output));
+        assert!(failed_checks(&report).is_empty(), "{kind}: warnings too: {:#?}", failed_checks(&report));
+    }
+
+    // An existing module is never overwritten; names must be crate names.
+    let output = amplifier(dir.path()).args(["module", "new", "my-tool", "--kind", "tool"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("already exists"), "{}", stderr(&output));
+    let output = amplifier(dir.path()).args(["module", "new", "My_Tool", "--kind", "tool"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn install_list_show_remove() {
+    let home = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let module = |args: &[&str]| -> Output {
+        amplifier(cwd.path()).env("AMPLIFIER_HOME", home.path()).arg("module").args(args).output().unwrap()
+    };
+
+    let output = module(&["install", &plugin("tool-echo")]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let installed = home.path().join("modules/tool-echo/0.1.0");
+    assert!(stdout(&output).contains("Installed tool-echo 0.1.0 (tool)"), "{}", stdout(&output));
+    let files: Vec<String> = std::fs::read_dir(&installed)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(files.contains(&"amplifier.toml".to_owned()) && files.contains(&"install.json".to_owned()), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with(std::env::consts::DLL_SUFFIX)), "{files:?}");
+
+    let output = module(&["list"]);
+    assert!(output.status.success());
+    let listed = stdout(&output);
+    let row = listed.lines().find(|l| l.trim_start().starts_with("tool-echo")).unwrap_or_else(|| panic!("{listed}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[..4], ["tool-echo", "tool", "0.1.0", "1"], "{row}");
+    assert!(row.ends_with(&plugin("tool-echo")), "the source: {row}");
+
+    let output = module(&["show", "tool-echo"]);
+    assert!(output.status.success());
+    let shown = stdout(&output);
+    assert!(shown.starts_with("tool-echo 0.1.0 (the version plans get)"), "{shown}");
+    assert!(shown.contains("kinds:       tool") && shown.contains(&installed.display().to_string()), "{shown}");
+
+    // A plan may now name tool-echo without a source.
+    let plan = plan_yaml(
+        &scripted(r#"[{tool_calls: [{name: echo, arguments: {text: installed}}]}, {text: done}]"#),
+        "",
+        "  []",
+    )
+    .replace(&format!("{{module: tool-echo, source: \"{}\"}}", plugin("tool-echo")), "{module: tool-echo}");
+    assert!(!plan.contains(&plugin("tool-echo")), "{plan}");
+    std::fs::write(cwd.path().join("plan.yaml"), &plan).unwrap();
+    let output = module(&["list", "--plan", "plan.yaml"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listed = stdout(&output);
+    let plan_rows = listed.split("Modules of plan.yaml:").nth(1).unwrap_or_else(|| panic!("{listed}"));
+    let echo = plan_rows.lines().find(|l| l.trim_start().starts_with("tool-echo")).unwrap();
+    assert!(echo.contains("installed at") && echo.contains("(installed)"), "{echo}");
+    let looped = plan_rows.lines().find(|l| l.trim_start().starts_with("loop-basic")).unwrap();
+    assert!(looped.contains("orchestrator") && looped.contains("(plan)"), "{looped}");
+    let output = amplifier(cwd.path())
+        .env("AMPLIFIER_HOME", home.path())
+        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = json_lines(&output);
+    assert_eq!(tool_event(&lines, "call_1")["data"]["result"]["output"], "installed");
+
+    let output = module(&["remove", "tool-echo", "--version", "0.1.0"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!home.path().join("modules/tool-echo").exists(), "the last version gone, the module's directory goes");
+    assert_eq!(module(&["show", "tool-echo"]).status.code(), Some(1));
+    assert_eq!(module(&["remove", "tool-echo"]).status.code(), Some(1));
+    assert_eq!(module(&["remove", "../escape"]).status.code(), Some(2));
+}
+
+#[test]
+fn a_resolver_plugin_finds_modules_and_falls_through_to_the_built_in_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    // A relative path in the resolver's map is taken relative to the plan.
+    std::os::unix::fs::symlink(workspace().join("plugins/tool-echo"), dir.path().join("echo-crate")).unwrap();
+    let plan = format!(
+        r#"session:
+  orchestrator: {{module: loop-basic, source: "{loop_basic}"}}
+  context: {{module: context-simple}}
+  resolver:
+    module: resolver-map
+    source: "{resolver}"
+    config: {{modules: {{tool-echo: ./echo-crate}}}}
+providers:
+{providers}
+tools:
+  - {{module: tool-echo}}
+"#,
+        loop_basic = plugin("loop-basic"),
+        resolver = fixture("resolver-map"),
+        providers = scripted(r#"[{tool_calls: [{name: echo, arguments: {text: resolved}}]}, {text: done}]"#),
+    );
+    std::fs::write(dir.path().join("plan.yaml"), &plan).unwrap();
+    // context-simple has no source and is not in the map: the resolver says
+    // "not found" and the built-in chain (here AMPLIFIER_MODULE_<ID>) finds it.
+    let output = amplifier(dir.path())
+        .env("AMPLIFIER_MODULE_CONTEXT_SIMPLE", plugin("context-simple"))
+        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = json_lines(&output);
+    assert_eq!(tool_event(&lines, "call_1")["data"]["result"]["output"], "resolved");
+    assert_eq!(lines.last().unwrap()["data"]["response"], "done");
+
+    // Unknown to the resolver and to every built-in resolver: a load failure naming it.
+    let plan = plan.replace("  - {module: tool-echo}", "  - {module: tool-echo}\n  - {module: tool-nowhere}");
+    std::fs::write(dir.path().join("plan.yaml"), &plan).unwrap();
+    let output = amplifier(dir.path())
+        .env("AMPLIFIER_MODULE_CONTEXT_SIMPLE", plugin("context-simple"))
+        .args(["run", "--plan", "plan.yaml", "go"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("tool-nowhere") && err.contains("not found"), "{err}");
+}

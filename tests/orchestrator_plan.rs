@@ -1,0 +1,669 @@
+//! `orchestrator-plan` end to end: scripted planner and specialists, SSE
+//! frames from `amplifier run --output-format sse` and from `amplifier serve`.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+use common::*;
+use serde_json::{json, Value};
+
+/// One SSE frame as a client sees it.
+#[derive(Debug, Clone)]
+struct Frame {
+    event: String,
+    id: Option<u64>,
+    data: Value,
+}
+
+fn parse_sse(text: &str) -> Vec<Frame> {
+    let mut frames = Vec::new();
+    for block in text.split("\n\n") {
+        let (mut event, mut id, mut data) = (None, None, None);
+        for line in block.lines() {
+            if let Some(value) = line.strip_prefix("event: ") {
+                event = Some(value.to_owned());
+            } else if let Some(value) = line.strip_prefix("id: ") {
+                id = value.parse().ok();
+            } else if let Some(value) = line.strip_prefix("data: ") {
+                data = Some(serde_json::from_str(value).unwrap_or_else(|e| panic!("data is not JSON: {value}: {e}")));
+            }
+        }
+        if let (Some(event), Some(data)) = (event, data) {
+            frames.push(Frame { event, id, data });
+        }
+    }
+    frames
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path).unwrap_or_default().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// A specialist: name, capabilities, system instruction and script (YAML list).
+struct Agent<'a> {
+    name: &'a str,
+    capabilities: &'a str,
+    instruction: &'a str,
+    script: &'a str,
+    extra: &'a str,
+}
+
+fn agent<'a>(name: &'a str, capabilities: &'a str, instruction: &'a str, script: &'a str) -> Agent<'a> {
+    Agent { name, capabilities, instruction, script, extra: "" }
+}
+
+const STRATEGIST_SYSTEM: &str = "You are the strategist specialist.";
+const WRITER_SYSTEM: &str = "You are the writer specialist.";
+const QA_SYSTEM: &str = "You are the QA specialist.";
+
+const PLAN_ALL: &str = r#"[{text: '{"action": "plan_update", "note": "full plan", "planPatch": {"steps": [{"id": "strategy", "capabilityId": "plan.strategy"}, {"id": "draft", "capabilityId": "content.write"}, {"id": "review", "capabilityId": "qa.review"}, {"id": "finalize", "action": "finalize"}]}}'}]"#;
+const STRATEGY_SCRIPT: &str = r#"[{text: '{"strategy": {"rationale": "lead with the date"}}'}]"#;
+const DRAFT_1: &str = "First draft text.";
+const DRAFT_2: &str = "Second draft text, revised.";
+
+fn writer_script() -> String {
+    format!(r#"[{{text: '{{"draft": {{"text": "{DRAFT_1}"}}}}'}}, {{text: '{{"draft": {{"text": "{DRAFT_2}"}}}}'}}]"#)
+}
+
+const QA_PASS: &str = r#"[{text: '{"pass": true, "score": 0.9, "issues": []}'}]"#;
+const QA_FAIL_THEN_PASS: &str = r#"[{text: '{"pass": false, "score": 0.5, "issues": ["x"]}'}, {text: '{"pass": true, "score": 0.9, "issues": []}'}]"#;
+const QA_ALWAYS_FAILS: &str = r#"[{text: '{"pass": false, "score": 0.4, "issues": ["still weak"]}'}]"#;
+
+fn standard_agents(qa_script: &str) -> Vec<(String, String, String, String, String)> {
+    vec![
+        (
+            "strategist".into(),
+            "[plan.strategy]".into(),
+            STRATEGIST_SYSTEM.into(),
+            STRATEGY_SCRIPT.into(),
+            String::new(),
+        ),
+        (
+            "writer".into(),
+            "[content.brief, content.write]".into(),
+            WRITER_SYSTEM.into(),
+            writer_script(),
+            String::new(),
+        ),
+        ("qa".into(), "[qa.review]".into(), QA_SYSTEM.into(), qa_script.into(), String::new()),
+    ]
+}
+
+/// Writes `dir/plan.yaml`: orchestrator-plan with `config`, a scripted
+/// planner, and the agents (each with a requests log `dir/<name>-requests.jsonl`).
+fn write_plan(dir: &Path, config: &str, planner_script: &str, agents: &[Agent]) {
+    let mut yaml = format!(
+        r#"session:
+  orchestrator:
+    module: orchestrator-plan
+    source: "{orchestrator}"
+    config: {{runsDir: "{runs}", {config}}}
+  context: {{module: context-simple, source: "{context}"}}
+providers:
+  - module: provider-scripted
+    source: "{scripted}"
+    config: {{requests_log: "{planner_log}", script: {planner_script}}}
+agents:
+"#,
+        orchestrator = plugin("orchestrator-plan"),
+        runs = dir.join("runs").display(),
+        context = plugin("context-simple"),
+        scripted = plugin("provider-scripted"),
+        planner_log = dir.join("planner-requests.jsonl").display(),
+    );
+    for a in agents {
+        yaml.push_str(&format!(
+            r#"  {name}:
+    description: the {name}
+    capabilities: {caps}
+    system: {{instruction: "{instruction}"}}
+    providers:
+      - module: provider-scripted
+        source: "{scripted}"
+        config: {{requests_log: "{log}", script: {script}}}
+{extra}"#,
+            name = a.name,
+            caps = a.capabilities,
+            instruction = a.instruction,
+            scripted = plugin("provider-scripted"),
+            log = dir.join(format!("{}-requests.jsonl", a.name)).display(),
+            script = a.script,
+            extra = a.extra,
+        ));
+    }
+    std::fs::write(dir.join("plan.yaml"), yaml).unwrap();
+}
+
+fn write_standard_plan(dir: &Path, config: &str, planner_script: &str, qa_script: &str) {
+    let owned = standard_agents(qa_script);
+    let agents: Vec<Agent> = owned
+        .iter()
+        .map(|(n, c, i, s, e)| Agent { name: n, capabilities: c, instruction: i, script: s, extra: e })
+        .collect();
+    write_plan(dir, config, planner_script, &agents);
+}
+
+fn run_sse(dir: &Path, request: &Value, env: &[(&str, &str)]) -> (Output, Vec<Frame>) {
+    let mut command = amplifier(dir);
+    command.args(["run", "--plan", "plan.yaml", "--output-format", "sse", &request.to_string()]);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command.output().unwrap();
+    let text = stdout(&output);
+    assert!(text.starts_with(":\n\n"), "the stream starts with a comment: {text:?}\nstderr:\n{}", stderr(&output));
+    let frames = parse_sse(&text);
+    (output, frames)
+}
+
+fn app_request(thread: &str) -> Value {
+    json!({"mode": "app", "objective": "Announce the new release", "threadId": thread, "payload": {"audience": "readers"}})
+}
+
+/// The stream's contract: `start` first, exactly one terminal frame last,
+/// one correlation id on every frame, strictly increasing ids, deltas only
+/// in the generation and qa phases.
+fn check_stream(frames: &[Frame]) {
+    assert!(!frames.is_empty());
+    assert_eq!(frames[0].event, "start", "{frames:?}");
+    let terminal: Vec<usize> = frames
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.event == "complete" || f.event == "error")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(terminal, [frames.len() - 1], "exactly one terminal frame, last: {:?}", events(frames));
+    let correlation = frames[0].data["correlationId"].as_str().unwrap();
+    assert!(!correlation.is_empty());
+    let mut last_id = 0;
+    let mut phase: Option<String> = None;
+    for frame in frames {
+        assert_eq!(frame.data["correlationId"], correlation, "{frame:?}");
+        assert_eq!(frame.data["type"], frame.event.as_str());
+        let id = frame.id.expect("every frame has an id");
+        assert!(id > last_id, "ids strictly increase");
+        last_id = id;
+        if frame.event == "phase" {
+            phase = frame.data["phase"].as_str().map(str::to_owned);
+        }
+        if frame.event == "delta" {
+            let p = phase.as_deref().expect("a delta after a phase");
+            assert!(p == "generation" || p == "qa", "delta in phase {p}");
+        }
+    }
+}
+
+fn events(frames: &[Frame]) -> Vec<&str> {
+    frames.iter().map(|f| f.event.as_str()).collect()
+}
+
+fn complete(frames: &[Frame]) -> &Value {
+    let last = frames.last().unwrap();
+    assert_eq!(last.event, "complete", "{:?}", last.data);
+    &last.data["data"]
+}
+
+fn handoffs(frames: &[Frame], status: &str) -> Vec<String> {
+    frames
+        .iter()
+        .filter(|f| f.event == "handoff" && f.data["message"] == status)
+        .map(|f| f.data["data"]["to"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn warnings<'a>(frames: &'a [Frame], reason: &str) -> Vec<&'a Frame> {
+    frames.iter().filter(|f| f.event == "warning" && f.data["data"]["reason"] == reason).collect()
+}
+
+/// The payload each request of an agent carried (its last user message, as JSON).
+fn payloads(dir: &Path, agent: &str) -> Vec<Value> {
+    read_lines(&dir.join(format!("{agent}-requests.jsonl")))
+        .iter()
+        .map(|request| {
+            let messages = request["messages"].as_array().unwrap();
+            let user = messages.iter().rev().find(|m| m["role"] == "user").unwrap();
+            serde_json::from_str(user["content"].as_str().unwrap()).unwrap()
+        })
+        .collect()
+}
+
+fn criterion<'a>(bundle: &'a Value, name: &str) -> &'a Value {
+    bundle["acceptance-report"]["criteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["criterion"] == name)
+        .unwrap_or_else(|| panic!("no criterion {name}"))
+}
+
+#[test]
+fn happy_path_hands_off_strategy_writer_qa_and_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "qualityThreshold: 0.8, executionDepth: 2", PLAN_ALL, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("happy"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
+    assert_eq!(handoffs(&frames, "requested"), ["strategist", "writer", "qa"]);
+    assert!(!events(&frames).contains(&"warning") && !events(&frames).contains(&"error"), "{:?}", events(&frames));
+    let phases: Vec<&str> =
+        frames.iter().filter(|f| f.event == "phase").map(|f| f.data["phase"].as_str().unwrap()).collect();
+    assert_eq!(phases, ["planning", "analysis", "generation", "qa", "finalization"]);
+    assert!(events(&frames).contains(&"delta"), "the writer's and QA's text streams as deltas");
+    assert!(frames.iter().filter(|f| f.event == "metrics").count() >= 4, "per step and once at the end");
+
+    let bundle = complete(&frames);
+    assert_eq!(bundle["result"]["content"], DRAFT_1);
+    assert_eq!(bundle["quality"]["pass"], true);
+    assert_eq!(bundle["quality"]["score"], 0.9);
+    assert_eq!(bundle["acceptance-report"]["overall"], true);
+
+    // Persisted: plan, history and artifacts under their step, and the bundle.
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("runs/happy/state.json")).unwrap()).unwrap();
+    assert_eq!(state["status"], "completed");
+    assert_eq!(&state["bundle"], bundle);
+    assert_eq!(state["history"].as_array().unwrap().len(), 3);
+    let draft = state["plan"]["steps"].as_array().unwrap().iter().find(|s| s["id"] == "draft").unwrap();
+    assert_eq!(draft["artifact"]["draft"]["text"], DRAFT_1);
+    assert_eq!(draft["agent"], "writer");
+}
+
+#[test]
+fn specialists_never_see_the_orchestrators_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "acceptanceCriteria: [\"mentions the date\"]", PLAN_ALL, QA_PASS);
+    let (output, _) = run_sse(dir.path(), &app_request("hygiene"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let planner = read_lines(&dir.path().join("planner-requests.jsonl"));
+    let orchestrator_system = planner[0]["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(orchestrator_system.contains("ORCH_SYS_START"), "the planner gets the orchestrator's prompt");
+    for (agent, system) in [("strategist", STRATEGIST_SYSTEM), ("writer", WRITER_SYSTEM), ("qa", QA_SYSTEM)] {
+        let requests = read_lines(&dir.path().join(format!("{agent}-requests.jsonl")));
+        assert!(!requests.is_empty(), "{agent} was asked");
+        for request in &requests {
+            let messages = request["messages"].as_array().unwrap();
+            assert_eq!(messages[0]["role"], "system");
+            assert_eq!(messages[0]["content"], system, "the first system message is the specialist's own");
+            assert_eq!(messages.iter().filter(|m| m["role"] == "system").count(), 1);
+            let text = request.to_string();
+            for marker in ["ORCH_SYS", "REDACTED_ORCH", "You are the orchestrator", "plan_update", "planPatch"] {
+                assert!(!text.contains(marker), "{agent} saw `{marker}`: {text}");
+            }
+        }
+        let payload = &payloads(dir.path(), agent)[0];
+        assert_eq!(payload["objective"], "Announce the new release");
+        assert_eq!(payload["brief"]["audience"], "readers");
+    }
+    // QA gets the draft and the criteria; the writer gets the strategy as context.
+    let qa = &payloads(dir.path(), "qa")[0];
+    assert_eq!(qa["draft"], DRAFT_1);
+    assert_eq!(qa["acceptanceCriteria"], json!(["mentions the date"]));
+    assert_eq!(
+        payloads(dir.path(), "writer")[0]["context"]["plan.strategy"]["strategy"]["rationale"],
+        "lead with the date"
+    );
+}
+
+#[test]
+fn a_failed_review_adds_one_revision_and_the_second_draft_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "qualityThreshold: 0.8, executionDepth: 2", PLAN_ALL, QA_FAIL_THEN_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("revise"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa", "writer", "qa"]);
+    let revisions: Vec<&Frame> =
+        frames.iter().filter(|f| f.event == "plan_update" && f.data["data"]["patch"]["replace"] == false).collect();
+    assert_eq!(revisions.len(), 1, "exactly one plan_update adds the revision");
+    let added: Vec<&str> = revisions[0].data["data"]["patch"]["add"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["capabilityId"].as_str().unwrap())
+        .collect();
+    assert_eq!(added, ["content.write", "qa.review"]);
+
+    let writer = payloads(dir.path(), "writer");
+    assert_eq!(writer.len(), 2, "the writer is invoked twice");
+    assert!(writer[0].get("revisionNotes").is_none());
+    let notes: Vec<&str> = writer[1]["revisionNotes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert!(notes.contains(&"x"), "{notes:?}");
+
+    let bundle = complete(&frames);
+    assert_eq!(bundle["quality"]["score"], 0.9);
+    assert_eq!(bundle["quality"]["pass"], true);
+    assert_eq!(bundle["result"]["content"], DRAFT_2);
+    assert_eq!(bundle["acceptance-report"]["overall"], true);
+}
+
+#[test]
+fn at_the_depth_limit_it_finalizes_best_effort() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "qualityThreshold: 0.8, executionDepth: 2", PLAN_ALL, QA_ALWAYS_FAILS);
+    let (output, frames) = run_sse(dir.path(), &app_request("depth"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    assert_eq!(payloads(dir.path(), "writer").len(), 2);
+    assert_eq!(payloads(dir.path(), "qa").len(), 2);
+    assert!(!events(&frames).contains(&"error"));
+    let bundle = complete(&frames);
+    assert_eq!(bundle["quality"]["pass"], false);
+    assert_eq!(bundle["acceptance-report"]["overall"], false);
+    assert_eq!(bundle["result"]["content"], DRAFT_2, "the best effort is the last draft");
+}
+
+#[test]
+fn a_missing_capability_is_skipped_with_a_warning_and_the_run_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let writer = writer_script();
+    let agents = [
+        agent("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, STRATEGY_SCRIPT),
+        agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
+    ];
+    write_plan(dir.path(), "maxTurns: 10", PLAN_ALL, &agents);
+    let (output, frames) = run_sse(dir.path(), &app_request("missing"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer"]);
+    assert_eq!(warnings(&frames, "missing_qa").len(), 2, "when skipped and at finalization");
+    let bundle = complete(&frames);
+    assert_eq!(criterion(bundle, "qa_performed")["passed"], false);
+    assert_eq!(bundle["quality"]["pass"], false);
+    assert_eq!(bundle["result"]["content"], DRAFT_1);
+}
+
+#[test]
+fn a_final_action_before_any_draft_gives_an_empty_result_and_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", r#"[{text: '{"action": "final", "bundle": {"summary": "done"}}'}]"#, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("early-final"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    assert!(handoffs(&frames, "occurred").is_empty());
+    assert_eq!(warnings(&frames, "missing_generation").len(), 1);
+    let bundle = complete(&frames);
+    assert_eq!(bundle["result"]["content"], "");
+    assert_eq!(criterion(bundle, "content_generated")["passed"], false);
+}
+
+#[test]
+fn malformed_planner_output_is_reprompted_once_then_the_default_plan_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let planner = r#"[{text: "I think we should write something."}, {text: '{"action": "dance"}'}]"#;
+    write_standard_plan(dir.path(), "", planner, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("malformed"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let planner_requests = read_lines(&dir.path().join("planner-requests.jsonl"));
+    assert_eq!(planner_requests.len(), 2, "one re-prompt");
+    let reprompt = planner_requests[1]["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap();
+    assert!(reprompt.contains("not a valid action"), "{reprompt}");
+    assert_eq!(warnings(&frames, "planner_parse_failed").len(), 1);
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
+    assert_eq!(complete(&frames)["quality"]["pass"], true);
+}
+
+#[test]
+fn a_run_killed_after_any_step_resumes_and_gives_the_same_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", PLAN_ALL, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("whole"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let uninterrupted = complete(&frames).clone();
+
+    for step in 1..=3 {
+        let thread = format!("killed-{step}");
+        let planner_before = read_lines(&dir.path().join("planner-requests.jsonl")).len();
+        let (killed, frames) =
+            run_sse(dir.path(), &app_request(&thread), &[("AMPLIFIER_PLAN_STOP_AFTER_STEP", &step.to_string())]);
+        assert_eq!(killed.status.code(), Some(86), "killed after step {step}: {}", stderr(&killed));
+        assert!(!events(&frames).contains(&"complete"));
+        assert_eq!(handoffs(&frames, "occurred").len(), step);
+        let state: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(format!("runs/{thread}/state.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(state["status"], "running");
+        assert_eq!(state["history"].as_array().unwrap().len(), step);
+
+        let (resumed, frames) = run_sse(dir.path(), &app_request(&thread), &[]);
+        assert!(resumed.status.success(), "stderr:\n{}", stderr(&resumed));
+        check_stream(&frames);
+        assert!(frames.iter().any(|f| f.event == "message" && f.data["message"] == "Resuming existing thread state"));
+        let expected: Vec<&str> = ["strategist", "writer", "qa"][step..].to_vec();
+        assert_eq!(handoffs(&frames, "occurred"), expected, "it continues from step {}", step + 1);
+        assert!(!events(&frames).contains(&"plan_update"), "no second planning");
+        assert_eq!(read_lines(&dir.path().join("planner-requests.jsonl")).len(), planner_before + 1);
+        assert_eq!(complete(&frames), &uninterrupted, "resumed after step {step}");
+    }
+
+    // A finished thread answers its stored bundle without running anything.
+    let (again, frames) = run_sse(dir.path(), &app_request("whole"), &[]);
+    assert!(again.status.success());
+    assert!(handoffs(&frames, "occurred").is_empty());
+    assert_eq!(complete(&frames), &uninterrupted);
+}
+
+#[test]
+fn a_specialists_tool_calls_stream_as_tool_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategist = r#"[{tool_calls: [{name: echo, arguments: {text: "a1"}}]}, {text: '{"strategy": {}}'}]"#;
+    let writer = writer_script();
+    let tools = format!("    tools: [{{module: tool-echo, source: \"{}\"}}]\n", plugin("tool-echo"));
+    let agents = [
+        Agent { extra: &tools, ..agent("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, strategist) },
+        agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
+        agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
+    ];
+    write_plan(dir.path(), "", PLAN_ALL, &agents);
+    let (output, frames) = run_sse(dir.path(), &app_request("tools"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let names = events(&frames);
+    let occurred = frames.iter().position(|f| f.event == "handoff" && f.data["message"] == "occurred").unwrap();
+    let call = names.iter().position(|e| *e == "tool_call").expect("a tool_call frame");
+    let result = names.iter().position(|e| *e == "tool_result").expect("a tool_result frame");
+    let next_handoff =
+        frames.iter().skip(occurred + 1).position(|f| f.event == "handoff").map(|i| i + occurred + 1).unwrap();
+    assert!(occurred < call && call < result && result < next_handoff, "{names:?}");
+    assert_eq!(frames[call].data["message"], "echo");
+    assert_eq!(frames[call].data["data"]["args"], json!({"text": "a1"}));
+    assert_eq!(frames[result].data["message"], "echo");
+}
+
+#[test]
+fn chat_mode_talks_to_one_specialist_without_plan_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", PLAN_ALL, r#"[{text: "Looks good to me."}]"#);
+    let request = json!({"mode": "chat", "message": "Is this clear?", "agent": "qa", "threadId": "chat-1"});
+    let (output, frames) = run_sse(dir.path(), &request, &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let mut kinds: Vec<&str> = events(&frames);
+    kinds.dedup();
+    assert_eq!(kinds, ["start", "phase", "delta", "message", "metrics", "complete"]);
+    assert_eq!(complete(&frames), &json!({"message": "Looks good to me."}));
+    let requests = read_lines(&dir.path().join("qa-requests.jsonl"));
+    let messages = requests[0]["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["content"], QA_SYSTEM);
+    assert_eq!(messages[1]["content"], "Is this clear?");
+    assert!(!requests[0].to_string().contains("ORCH_SYS"));
+    assert!(read_lines(&dir.path().join("planner-requests.jsonl")).is_empty(), "the planner is not asked in chat mode");
+}
+
+#[test]
+fn chat_mode_with_the_orchestrator_uses_its_own_model() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "chatInstruction: \"Be brief.\"", r#"[{text: "Hello there."}]"#, QA_PASS);
+    let request = json!({"mode": "chat", "message": "Hi", "threadId": "chat-2"});
+    let (output, frames) = run_sse(dir.path(), &request, &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    assert!(handoffs(&frames, "occurred").is_empty());
+    assert_eq!(complete(&frames), &json!({"message": "Hello there."}));
+    let requests = read_lines(&dir.path().join("planner-requests.jsonl"));
+    let roles: Vec<&str> =
+        requests[0]["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user"]);
+    assert_eq!(requests[0]["messages"][0]["content"], "Be brief.");
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("runs/chat-2/state.json")).unwrap()).unwrap();
+    assert_eq!(state["chat"].as_array().unwrap().len(), 2, "the conversation is kept per thread");
+}
+
+#[test]
+fn a_planner_error_ends_the_stream_with_exactly_one_error_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let planner = r#"[{fail: {kind: invalid_request, message: "the planner model refused"}}]"#;
+    write_standard_plan(dir.path(), "", planner, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("failing"), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    check_stream(&frames);
+    let errors: Vec<&Frame> = frames.iter().filter(|f| f.event == "error").collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].data["message"].as_str().unwrap().contains("the planner model refused"), "{:?}", errors[0]);
+}
+
+#[test]
+fn domain_words_appear_only_where_the_payload_puts_them() {
+    // Static check: the plugin's source names no brand, platform or tone.
+    let source = workspace().join("plugins/orchestrator-plan/src");
+    let banned = [
+        "linkedin",
+        "twitter",
+        "facebook",
+        "instagram",
+        "tiktok",
+        "awesomeposter",
+        "brand",
+        "platform",
+        "tone of voice",
+        "knob",
+        "social media",
+    ];
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
+        for word in banned {
+            assert!(!text.contains(word), "{} mentions `{word}`", path.display());
+        }
+    }
+    // Dynamic check: two runs with different payloads on the same binary.
+    for (thread, brand) in [("acme", "AcmeCorp"), ("globex", "GlobexInc")] {
+        let dir = tempfile::tempdir().unwrap();
+        write_standard_plan(dir.path(), "", PLAN_ALL, QA_PASS);
+        let request = json!({"objective": "Write a post", "threadId": thread, "payload": {"brand": brand, "channel": "newsletter"}});
+        let (output, _) = run_sse(dir.path(), &request, &[]);
+        assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+        for agent in ["strategist", "writer", "qa"] {
+            assert_eq!(payloads(dir.path(), agent)[0]["brief"]["brand"], brand);
+            let system = read_lines(&dir.path().join(format!("{agent}-requests.jsonl")))[0]["messages"][0].to_string();
+            assert!(!system.contains(brand), "only the payload carries it");
+        }
+    }
+}
+
+// -- amplifier serve ----------------------------------------------------------------
+
+struct Server {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_server(dir: &Path) -> Server {
+    let mut child = amplifier(dir)
+        .args(["serve", "--plan", "plan.yaml", "--addr", "127.0.0.1:0", "--heartbeat", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_owned();
+    Server { child, addr }
+}
+
+/// One HTTP/1.1 exchange over a plain TcpStream: (status, headers, body),
+/// with a chunked body decoded.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).unwrap();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8(raw).unwrap();
+    let (head, rest) = raw.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head.to_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_owned() };
+    (status, head.to_owned(), body)
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    loop {
+        let (size, after) = rest.split_once("\r\n").unwrap();
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            return body;
+        }
+        body.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+}
+
+#[test]
+fn serve_streams_a_run_over_http_and_keeps_its_state() {
+    let dir = tempfile::tempdir().unwrap();
+    // The strategist takes a while (a 1.5 s command), so a heartbeat shows up.
+    let strategist = r#"[{tool_calls: [{name: bash, arguments: {command: "sleep 1.5"}}]}, {text: '{"strategy": {}}'}]"#;
+    let writer = writer_script();
+    let tools = format!("    tools: [{{module: tool-bash, source: \"{}\"}}]\n", plugin("tool-bash"));
+    let agents = [
+        Agent { extra: &tools, ..agent("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, strategist) },
+        agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
+        agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
+    ];
+    write_plan(dir.path(), "", PLAN_ALL, &agents);
+    let server = start_server(dir.path());
+
+    let request = json!({"mode": "app", "objective": "Announce it", "threadId": "served", "correlationId": "corr-1"});
+    let (status, head, body) = http(&server.addr, "POST", "/v1/runs", &request.to_string());
+    assert_eq!(status, 200, "{head}\n{body}");
+    assert!(head.to_lowercase().contains("content-type: text/event-stream"), "{head}");
+    assert!(body.starts_with(":\n\n"), "{body:?}");
+    let frames = parse_sse(&body);
+    assert!(frames.iter().any(|f| f.event == "heartbeat"), "an idle stream gets heartbeats");
+    let frames: Vec<Frame> = frames.into_iter().filter(|f| f.event != "heartbeat").collect();
+    check_stream(&frames);
+    assert_eq!(frames[0].data["correlationId"], "corr-1");
+    assert_eq!(frames[0].data["data"]["threadId"], "served");
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
+    assert_eq!(complete(&frames)["quality"]["pass"], true);
+
+    let (status, _, state) = http(&server.addr, "GET", "/v1/runs/served", "");
+    assert_eq!(status, 200);
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(state["status"], "completed");
+    assert_eq!(&state["bundle"], complete(&frames));
+
+    let (status, _, body) = http(&server.addr, "GET", "/v1/runs/nobody", "");
+    assert_eq!(status, 404, "{body}");
+    let (status, _, body) = http(&server.addr, "POST", "/v1/runs", r#"{"mode": "app"}"#);
+    assert_eq!(status, 400);
+    assert!(body.contains("objective"), "{body}");
+}

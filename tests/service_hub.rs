@@ -1,0 +1,245 @@
+//! `tool-services` end to end: the real `amplifier` binary runs a session
+//! with the service hub, and a service written with `amplifier-service-sdk`
+//! connects to it over a real WebSocket on 127.0.0.1.
+//!
+//! Determinism: the hub listens on a random port (`port: 0`) and announces it
+//! with `services:listening`, which the test reads from the jsonl output; the
+//! script's first turn is `services_wait`, which returns only once the
+//! service's tools are mounted, so the model sees them from its second turn.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use amplifier_service_sdk::{ConnectOptions, Service, Task, TaskError, ToolInfo};
+use common::*;
+use serde_json::{json, Value};
+
+/// Plugin builds happen before the session starts; the first run builds them.
+const FIRST_EVENT: Duration = Duration::from_secs(900);
+const LATER_EVENT: Duration = Duration::from_secs(60);
+
+/// A running `amplifier run --output-format jsonl`, read line by line.
+struct Run {
+    child: Child,
+    lines: mpsc::Receiver<Value>,
+    seen: Vec<Value>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Run {
+    fn start(dir: &std::path::Path, prompt: &str) -> Run {
+        let mut child = amplifier(dir)
+            .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", prompt])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr_pipe = child.stderr.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let value = serde_json::from_str(&line).unwrap_or_else(|err| panic!("not JSON: {line}: {err}"));
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr_pipe.read_to_string(&mut text);
+            text
+        });
+        Run { child, lines, seen: Vec::new(), stderr }
+    }
+
+    /// The next event named `name` (reading everything before it).
+    fn wait_for(&mut self, name: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line["event"] == name {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no '{name}' event in time; events so far: {:?}", event_names(&self.seen)),
+            }
+        }
+    }
+
+    /// Waits for the process to end: every event line and stderr.
+    fn finish(mut self) -> (bool, Vec<Value>, String) {
+        self.seen.extend(self.lines.iter());
+        let status = self.child.wait().unwrap();
+        let stderr = std::mem::replace(&mut self.stderr, std::thread::spawn(String::new)).join().unwrap();
+        (status.success(), std::mem::take(&mut self.seen), stderr)
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn write_plan(dir: &std::path::Path, script: &str) {
+    let requests = dir.join("requests.jsonl");
+    let provider =
+        scripted(script).replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
+    let services = format!(
+        "  - {{module: tool-services, source: \"{}\", config: {{port: 0, task_timeout_ms: 30000}}}}",
+        plugin("tool-services")
+    );
+    std::fs::write(dir.join("plan.yaml"), plan_yaml(&provider, &services, "  []")).unwrap();
+}
+
+/// Whether each provider request offered a tool named `name`.
+fn offered(dir: &std::path::Path, name: &str) -> Vec<bool> {
+    std::fs::read_to_string(dir.join("requests.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let request: Value = serde_json::from_str(line).unwrap();
+            request["tools"].as_array().unwrap().iter().any(|t| t["name"] == name)
+        })
+        .collect()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap()
+}
+
+fn listening_url(run: &mut Run) -> String {
+    let listening = run.wait_for("services:listening", FIRST_EVENT);
+    let url = listening["data"]["url"].as_str().unwrap().to_owned();
+    assert!(url.starts_with("ws://127.0.0.1:"), "{url}");
+    assert_ne!(listening["data"]["port"], 0);
+    url
+}
+
+#[test]
+fn a_session_calls_a_remote_tool_validated_and_sees_its_progress_as_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"[{tool_calls: [{name: services_wait, arguments: {service: weather, timeout: 60}}]}, {tool_calls: [{name: weather__forecast, arguments: {city: 5}}]}, {tool_calls: [{name: weather__forecast, arguments: {city: Paris, days: 2}}]}, {text: "done"}]"#;
+    write_plan(dir.path(), script);
+    let mut run = Run::start(dir.path(), "weather in Paris?");
+    let url = listening_url(&mut run);
+
+    let tasks = Arc::new(AtomicUsize::new(0));
+    let counted = tasks.clone();
+    let service = Service::new("weather", "Weather Service").tool(
+        ToolInfo::new("forecast", "Forecast for a city").input_schema(json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            "required": ["city"]
+        })),
+        move |task: Task| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            async move {
+                let days = task.params["days"].as_u64().unwrap_or(1);
+                for day in 1..=days {
+                    task.progress(day as f64 * 100.0 / days as f64, &format!("day {day}"));
+                }
+                Ok::<_, TaskError>(json!({"city": task.params["city"], "days": days, "sky": "clear"}))
+            }
+        },
+    );
+    let rt = runtime();
+    let connection = rt.block_on(service.connect(&ConnectOptions::new(&url))).unwrap();
+    assert_eq!(connection.registered()["tools"], json!(["weather__forecast"]));
+
+    run.wait_for("run:result", LATER_EVENT);
+    drop(connection);
+    let (success, lines, stderr) = run.finish();
+    assert!(success, "stderr:\n{stderr}");
+    let names = event_names(&lines);
+    assert!(names.contains(&"service:registered".to_owned()), "{names:?}");
+
+    let waited = lines
+        .iter()
+        .find(|l| l["event"] == "tool:post" && l["data"]["tool_name"] == "services_wait")
+        .expect("services_wait finished");
+    assert_eq!(waited["data"]["result"]["output"]["id"], "weather");
+    assert_eq!(waited["data"]["result"]["output"]["tools"][0]["name"], "weather__forecast");
+
+    // The host validated the first call against the service's schema: it never reached the service.
+    let invalid = lines.iter().find(|l| l["event"] == "tool:error").expect("the invalid call failed");
+    assert_eq!(invalid["data"]["tool_name"], "weather__forecast");
+    assert_eq!(invalid["data"]["error"]["type"], "InvalidInput");
+    assert_eq!(tasks.load(Ordering::SeqCst), 1, "only the valid call reached the service");
+
+    let post_at = names.iter().position(|n| n == "tool:post").map(|_| {
+        lines.iter().rposition(|l| l["event"] == "tool:post" && l["data"]["tool_name"] == "weather__forecast").unwrap()
+    });
+    let post_at = post_at.expect("the forecast call finished");
+    let post = &lines[post_at];
+    assert_eq!(post["data"]["result"]["output"], json!({"city": "Paris", "days": 2, "sky": "clear"}));
+    let pre_at =
+        lines.iter().rposition(|l| l["event"] == "tool:pre" && l["data"]["tool_name"] == "weather__forecast").unwrap();
+
+    // Its notifications arrived as events, in order, between tool:pre and tool:post.
+    let notes: Vec<(usize, &Value)> =
+        lines.iter().enumerate().filter(|(_, l)| l["event"] == "service:notification").collect();
+    let kinds: Vec<&str> = notes.iter().map(|(_, n)| n["data"]["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["started", "progress", "progress", "completed"]);
+    let progress: Vec<f64> = notes.iter().filter_map(|(_, n)| n["data"]["data"]["progress"].as_f64()).collect();
+    assert_eq!(progress, [50.0, 100.0]);
+    let task_id = notes[0].1["data"]["task_id"].as_str().unwrap();
+    for (at, note) in &notes {
+        assert!(pre_at < *at && *at < post_at, "notification outside the call: {note}");
+        assert_eq!(note["data"]["task_id"], task_id);
+        assert_eq!(note["data"]["service"], "weather");
+        assert_eq!(note["data"]["tool"], "weather__forecast");
+    }
+    assert_eq!(lines.last().unwrap()["data"]["response"], "done");
+    // The model was offered the tool from the turn after services_wait on (the
+    // first request may or may not offer it, depending on when the service connected).
+    assert_eq!(offered(dir.path(), "weather__forecast")[1..], [true, true, true]);
+}
+
+#[test]
+fn a_service_that_disconnects_mid_task_fails_the_call_within_a_second_and_its_tools_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"[{tool_calls: [{name: services_wait, arguments: {service: weather}}]}, {tool_calls: [{name: weather__slow}]}, {text: "done"}]"#;
+    write_plan(dir.path(), script);
+    let mut run = Run::start(dir.path(), "go");
+    let url = listening_url(&mut run);
+
+    let (started_tx, started) = mpsc::channel::<()>();
+    let started_tx = std::sync::Mutex::new(started_tx);
+    let service =
+        Service::new("weather", "Weather Service").tool(ToolInfo::new("slow", "Never finishes"), move |_task| {
+            let _ = started_tx.lock().unwrap().send(());
+            async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok::<_, TaskError>(Value::Null)
+            }
+        });
+    let rt = runtime();
+    let connection = rt.block_on(service.connect(&ConnectOptions::new(&url))).unwrap();
+    started.recv_timeout(LATER_EVENT).expect("the session called the remote tool");
+    let dropped = Instant::now();
+    drop(connection);
+    let error = run.wait_for("tool:error", LATER_EVENT);
+    let elapsed = dropped.elapsed();
+    assert!(elapsed < Duration::from_secs(1), "the call failed {elapsed:?} after the disconnect");
+    assert_eq!(error["data"]["tool_name"], "weather__slow");
+    assert_eq!(error["data"]["error"]["type"], "SERVICE_DISCONNECTED");
+
+    let (success, lines, stderr) = run.finish();
+    assert!(success, "stderr:\n{stderr}");
+    let disconnected = lines.iter().find(|l| l["event"] == "service:disconnected").expect("service:disconnected");
+    assert_eq!(disconnected["data"]["failed_tasks"], 1);
+    assert_eq!(lines.last().unwrap()["data"]["response"], "done");
+    // The next request no longer offered the service's tool.
+    assert_eq!(offered(dir.path(), "weather__slow")[1..], [true, false]);
+}
