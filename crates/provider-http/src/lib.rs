@@ -1,6 +1,8 @@
 //! What the HTTP provider plugins (`provider-openai`, `provider-anthropic`)
 //! share, so neither copies the other:
 //!
+//! - [`api`]: one completion attempt against an HTTP API, whatever the wire
+//!   format (each plugin supplies its body, parser and [`api::StreamDecoder`]);
 //! - [`http`]: the client, sending with an idle timeout, reading JSON bodies
 //!   and SSE streams (framed by `eventsource-stream`);
 //! - [`error`]: HTTP statuses and transport failures as [`ModuleError`]s of
@@ -14,6 +16,7 @@
 //! [`ModuleError`]: amplifier_sdk::ModuleError
 //! [`StreamDelta`]: amplifier_sdk::StreamDelta
 
+pub mod api;
 pub mod error;
 pub mod events;
 pub mod http;

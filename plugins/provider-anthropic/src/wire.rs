@@ -3,6 +3,7 @@
 //! blocks, signed thinking blocks replayed as they came), responses (whole
 //! or streamed event by event) back to `ChatResponse`.
 
+use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::ModelInfo;
 
@@ -359,35 +360,6 @@ pub fn parse_response(body: &Value) -> Result<ChatResponse, String> {
     Ok(response(blocks, stop_reason, body.get("usage").map(usage), metadata(body)))
 }
 
-/// One piece of a streamed message, to pass on as it arrives.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Piece {
-    Text {
-        index: usize,
-        text: String,
-    },
-    Thinking {
-        index: usize,
-        text: String,
-    },
-    /// `index` counts tool calls, not content blocks.
-    ToolCall {
-        index: usize,
-        id: Option<String>,
-        name: Option<String>,
-        arguments: String,
-    },
-}
-
-/// What a stream event means for the message being built.
-pub enum Step {
-    Pieces(Vec<Piece>),
-    /// `message_stop`: the message is complete.
-    Done,
-    /// An `error` event (its data, for the error mapping).
-    Error,
-}
-
 /// Builds a `ChatResponse` from the stream's events: `message_start`,
 /// `content_block_start`/`delta`/`stop` (`text_delta`, `input_json_delta`,
 /// `thinking_delta`, `signature_delta`), `message_delta`, `message_stop`
@@ -404,7 +376,7 @@ pub struct StreamAccumulator {
 }
 
 impl StreamAccumulator {
-    pub fn apply(&mut self, data: &Value) -> Step {
+    fn apply_event(&mut self, data: &Value) -> Step {
         let index = data.get("index").and_then(Value::as_u64).map(|i| i as usize);
         let mut pieces = Vec::new();
         match data.get("type").and_then(Value::as_str).unwrap_or_default() {
@@ -494,8 +466,15 @@ impl StreamAccumulator {
         }
         Step::Pieces(pieces)
     }
+}
 
-    pub fn finish(self) -> ChatResponse {
+impl StreamDecoder for StreamAccumulator {
+    fn apply(&mut self, data: &str) -> Result<Step, String> {
+        let event: Value = serde_json::from_str(data).map_err(|err| format!("an event is not JSON: {err}"))?;
+        Ok(self.apply_event(&event))
+    }
+
+    fn finish(self) -> ChatResponse {
         let usage = self.usage.as_ref().map(usage);
         response(self.blocks.into_iter().flatten().collect(), self.stop_reason, usage, self.metadata)
     }
@@ -678,11 +657,11 @@ mod tests {
         let mut acc = StreamAccumulator::default();
         let mut pieces = Vec::new();
         for event in &events {
-            if let Step::Pieces(more) = acc.apply(event) {
+            if let Step::Pieces(more) = acc.apply_event(event) {
                 pieces.extend(more);
             }
         }
-        assert!(matches!(acc.apply(&json!({"type": "message_stop"})), Step::Done));
+        assert!(matches!(acc.apply_event(&json!({"type": "message_stop"})), Step::Done));
         assert_eq!(pieces[0], Piece::Thinking { index: 0, text: "Think".into() });
         assert_eq!(pieces[2], Piece::Text { index: 1, text: "Sure.".into() });
         assert_eq!(
@@ -706,6 +685,6 @@ mod tests {
         assert_eq!((usage.input_tokens, usage.output_tokens), (12, 42));
         assert_eq!(response.finish_reason.as_deref(), Some("tool_use"));
         assert_eq!(response.metadata.unwrap()["model"], "claude-test");
-        assert!(matches!(StreamAccumulator::default().apply(&json!({"type": "error"})), Step::Error));
+        assert!(matches!(StreamAccumulator::default().apply_event(&json!({"type": "error"})), Step::Error));
     }
 }

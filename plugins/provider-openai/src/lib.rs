@@ -22,22 +22,17 @@
 mod wire;
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use amplifier_provider_http::events::Deltas;
-use amplifier_provider_http::http::{ended_early, http_client, Endpoint};
+use amplifier_provider_http::api::Api;
+use amplifier_provider_http::http::http_client;
 use amplifier_provider_http::pricing::PriceTable;
-use amplifier_provider_http::reqwest::header::{HeaderMap, CONTENT_TYPE};
-use amplifier_provider_http::reqwest::{Client, Method, RequestBuilder};
-use amplifier_provider_http::retry::{with_retries, Failure, RetryLabels, RetryPolicy};
-use amplifier_provider_http::{
-    api_key, base_url, error, header_map, join_url, run_completion, seconds, CompletionContext,
-};
+use amplifier_provider_http::retry::RetryPolicy;
+use amplifier_provider_http::{api_key, base_url, header_map, run_completion, seconds, CompletionContext};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
 use serde::Deserialize;
 
-use crate::wire::{Defaults, Piece, StreamAccumulator};
+use crate::wire::{Defaults, StreamAccumulator};
 
 const PROVIDER: &str = "openai";
 const KEY_ENV: &str = "OPENAI_API_KEY";
@@ -109,81 +104,16 @@ fn yes() -> bool {
 
 struct OpenAiProvider {
     host: Host,
-    client: Client,
-    endpoint: Endpoint,
-    base_url: String,
-    headers: HeaderMap,
+    api: Api,
     config: Config,
     retry: RetryPolicy,
-}
-
-impl OpenAiProvider {
-    fn request(&self, method: Method, path: &str) -> RequestBuilder {
-        self.client.request(method, join_url(&self.base_url, path)).headers(self.headers.clone())
-    }
-
-    async fn attempt(
-        &self,
-        body: &[u8],
-        streaming: bool,
-        stream: &Stream,
-        idle: Duration,
-    ) -> Result<ChatResponse, Failure> {
-        let request =
-            self.request(Method::POST, "chat/completions").header(CONTENT_TYPE, "application/json").body(body.to_vec());
-        let response = self.endpoint.send(request, idle).await?;
-        if !streaming {
-            let json = self.endpoint.read_json(response, idle).await?;
-            return wire::parse_response(&json).map_err(|problem| {
-                ModuleError::new(ErrorKind::Stream, format!("{PROVIDER}: unexpected response: {problem}")).into()
-            });
-        }
-        let mut events = self.endpoint.sse(response, idle);
-        let mut deltas = Deltas::new(&self.host, stream, PROVIDER);
-        let mut accumulator = StreamAccumulator::default();
-        let fail = |error: ModuleError, deltas: &Deltas<'_, Host>| Failure { error, delivered: deltas.delivered() };
-        loop {
-            let event = match events.next().await {
-                Some(Ok(event)) => event,
-                Some(Err(error)) => return Err(fail(error, &deltas)),
-                None if accumulator.finished() => break,
-                None => return Err(fail(ended_early(PROVIDER), &deltas)),
-            };
-            let data = event.data.trim();
-            if data == "[DONE]" {
-                break;
-            }
-            if data.is_empty() {
-                continue;
-            }
-            let chunk: Value = serde_json::from_str(data).map_err(|err| {
-                fail(
-                    ModuleError::new(ErrorKind::Stream, format!("{PROVIDER}: a stream chunk is not JSON: {err}")),
-                    &deltas,
-                )
-            })?;
-            if chunk.get("error").is_some() {
-                return Err(fail(error::from_stream_error(PROVIDER, data, self.endpoint.secret()), &deltas));
-            }
-            for piece in accumulator.apply(&chunk) {
-                match piece {
-                    Piece::Text { index, text } => deltas.text(index, &text).await,
-                    Piece::Thinking { index, text } => deltas.thinking(index, &text).await,
-                    Piece::ToolCall { index, id, name, arguments } => {
-                        deltas.tool_call(index, id.as_deref(), name.as_deref(), &arguments).await
-                    }
-                }
-            }
-        }
-        Ok(accumulator.finish())
-    }
 }
 
 impl Provider for OpenAiProvider {
     fn info(&self) -> ProviderInfo {
         let mut defaults = JsonMap::new();
         defaults.insert("model".into(), json!(self.config.default_model));
-        defaults.insert("base_url".into(), json!(self.base_url));
+        defaults.insert("base_url".into(), json!(self.api.base_url()));
         defaults.insert("timeout".into(), json!(self.config.timeout));
         defaults.insert("max_retries".into(), json!(self.config.max_retries));
         if let Some(max_tokens) = self.config.max_tokens {
@@ -221,13 +151,7 @@ impl Provider for OpenAiProvider {
 
     async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
         let idle = seconds(Some(self.config.timeout), 300.0);
-        let labels = RetryLabels { provider: PROVIDER, model: "" };
-        let body = with_retries(&self.retry, &self.host, labels, || async {
-            let response = self.endpoint.send(self.request(Method::GET, "models"), idle).await?;
-            Ok::<_, Failure>(self.endpoint.read_json(response, idle).await?)
-        })
-        .await?;
-        Ok(wire::models(&body))
+        Ok(wire::models(&self.api.get_json("models", idle, &self.retry, &self.host).await?))
     }
 
     async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
@@ -254,7 +178,17 @@ impl Provider for OpenAiProvider {
             retry: &self.retry,
             pricing: &self.config.pricing,
         };
-        run_completion(ctx, details, || self.attempt(&bytes, streaming, &stream, idle)).await
+        run_completion(ctx, details, || {
+            self.api.complete::<StreamAccumulator>(
+                "chat/completions",
+                &bytes,
+                streaming,
+                (&self.host, &stream),
+                idle,
+                wire::parse_response,
+            )
+        })
+        .await
     }
 }
 
@@ -278,15 +212,7 @@ fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
         1.0,
     );
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-openai mounted");
-    Ok(OpenAiProvider {
-        host: ctx.host,
-        client,
-        endpoint: Endpoint::new(PROVIDER, key),
-        base_url,
-        headers,
-        config,
-        retry,
-    })
+    Ok(OpenAiProvider { host: ctx.host, api: Api::new(PROVIDER, client, base_url, headers, key), config, retry })
 }
 
 export_module!(provider => mount);

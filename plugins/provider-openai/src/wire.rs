@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::ModelInfo;
 
@@ -250,14 +251,6 @@ fn thinking_block(thinking: String) -> ContentBlock {
     ContentBlock::Thinking { thinking, signature: None, content: None, visibility: None }
 }
 
-/// One piece of a streamed completion, to pass on as it arrives.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Piece {
-    Text { index: usize, text: String },
-    Thinking { index: usize, text: String },
-    ToolCall { index: usize, id: Option<String>, name: Option<String>, arguments: String },
-}
-
 #[derive(Default)]
 struct PartialCall {
     id: Option<String>,
@@ -282,7 +275,7 @@ pub struct StreamAccumulator {
 
 impl StreamAccumulator {
     /// Takes one chunk in; returns the pieces it carried.
-    pub fn apply(&mut self, chunk: &Value) -> Vec<Piece> {
+    fn apply_chunk(&mut self, chunk: &Value) -> Vec<Piece> {
         let mut pieces = Vec::new();
         if self.metadata.is_none() {
             self.metadata = metadata(chunk);
@@ -336,13 +329,26 @@ impl StreamAccumulator {
             self.blocks.len() - 1
         })
     }
+}
 
-    /// Whether the server said why it stopped (the stream may end without `[DONE]` after that).
-    pub fn finished(&self) -> bool {
+impl StreamDecoder for StreamAccumulator {
+    fn apply(&mut self, data: &str) -> Result<Step, String> {
+        if data == "[DONE]" {
+            return Ok(Step::Done);
+        }
+        let chunk: Value = serde_json::from_str(data).map_err(|err| format!("a stream chunk is not JSON: {err}"))?;
+        if chunk.get("error").is_some() {
+            return Ok(Step::Error);
+        }
+        Ok(Step::Pieces(self.apply_chunk(&chunk)))
+    }
+
+    /// Once the server said why it stopped, the stream may end without `[DONE]`.
+    fn may_end(&self) -> bool {
         self.finish_reason.is_some()
     }
 
-    pub fn finish(self) -> ChatResponse {
+    fn finish(self) -> ChatResponse {
         let content = self
             .blocks
             .into_iter()
@@ -489,7 +495,7 @@ mod tests {
             json!({"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}),
         ];
         let mut acc = StreamAccumulator::default();
-        let pieces: Vec<Piece> = chunks.iter().flat_map(|chunk| acc.apply(chunk)).collect();
+        let pieces: Vec<Piece> = chunks.iter().flat_map(|chunk| acc.apply_chunk(chunk)).collect();
         assert_eq!(pieces[0], Piece::Thinking { index: 0, text: "think".into() });
         assert_eq!(pieces[1], Piece::Text { index: 1, text: "Hel".into() });
         assert_eq!(
@@ -497,7 +503,7 @@ mod tests {
             Piece::ToolCall { index: 1, id: Some("b".into()), name: Some("second".into()), arguments: String::new() }
         );
         assert_eq!(pieces[5], Piece::ToolCall { index: 0, id: None, name: None, arguments: ": 1}".into() });
-        assert!(acc.finished());
+        assert!(acc.may_end());
         let response = acc.finish();
         assert_eq!(response.text(), "Hello");
         assert!(matches!(&response.content[0], ContentBlock::Thinking { thinking, .. } if thinking == "think"));
