@@ -37,18 +37,20 @@
 //!
 //! The wire format, `{id, type, timestamp, content}` JSON text frames, is the
 //! contract: services in any language can speak it (see the repository's
-//! README for a Python and a Node example).
+//! README for a Python and a Node example); [`wire`] holds it for both ends.
+
+pub mod wire;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use futures_util::stream::{SplitStream, StreamExt};
 use futures_util::SinkExt;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
@@ -56,6 +58,9 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub use crate::wire::now;
+use crate::wire::{frame_with_id, new_id};
 
 /// How long the hub has to welcome and to confirm a registration.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -572,40 +577,6 @@ async fn next_frame(stream: &mut SplitStream<Socket>) -> Result<Value, Error> {
     }
 }
 
-fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
-
-fn frame_with_id(id: &str, kind: &str, request_id: Option<&str>, content: Value) -> String {
-    let mut frame = Map::new();
-    frame.insert("id".into(), json!(id));
-    frame.insert("type".into(), json!(kind));
-    frame.insert("timestamp".into(), json!(now()));
-    if let Some(request_id) = request_id {
-        frame.insert("requestId".into(), json!(request_id));
-    }
-    frame.insert("content".into(), content);
-    Value::Object(frame).to_string()
-}
-
-/// Now, as `2023-12-01T10:00:00.000Z`.
-pub fn now() -> String {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let (secs, millis) = (since.as_secs() as i64, since.subsec_millis());
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -631,12 +602,5 @@ mod tests {
         let err = parse("x").unwrap_err();
         assert_eq!(err.code, "TASK_FAILED");
         assert!(err.message.contains("invalid digit"));
-    }
-
-    #[test]
-    fn now_is_rfc3339_utc() {
-        let now = now();
-        assert_eq!(now.len(), 24, "{now}");
-        assert!(now.ends_with('Z') && now.as_bytes()[10] == b'T');
     }
 }

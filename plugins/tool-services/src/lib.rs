@@ -68,7 +68,6 @@
 
 mod hub;
 mod server;
-mod wire;
 
 #[cfg(test)]
 mod tests;
@@ -78,6 +77,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use amplifier_sdk::prelude::*;
+// The wire format is the SDK's, so the hub and services cannot drift apart.
+use amplifier_service_sdk::wire;
 use futures_util::future::BoxFuture;
 use serde::Deserialize;
 

@@ -1,9 +1,11 @@
-//! The wire format: every frame is a JSON object `{id, type, timestamp, content}`
-//! (plus `requestId` on replies and `taskId` where a task is concerned).
-
-use std::time::{SystemTime, UNIX_EPOCH};
+//! The wire format both ends speak (the hub in `tool-services`, services
+//! built with this SDK): every frame is a JSON object
+//! `{id, type, timestamp, content}` (plus `requestId` on replies and `taskId`
+//! where a task is concerned).
 
 use serde_json::{json, Map, Value};
+use time::format_description::well_known::iso8601::{Config, EncodedConfig, Iso8601, TimePrecision};
+use time::OffsetDateTime;
 
 /// Message types, orchestrator → service.
 pub mod out {
@@ -68,30 +70,18 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// `2023-12-01T10:00:00.000Z`: RFC 3339, UTC, milliseconds (what the seed's
+/// examples and JavaScript's `toISOString` write).
+const TIMESTAMP: EncodedConfig =
+    Config::DEFAULT.set_time_precision(TimePrecision::Second { decimal_digits: std::num::NonZeroU8::new(3) }).encode();
+
 /// Now, as `2023-12-01T10:00:00.000Z`.
 pub fn now() -> String {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    format_timestamp(since.as_secs() as i64, since.subsec_millis())
+    format_timestamp(OffsetDateTime::now_utc())
 }
 
-/// Seconds since the epoch (UTC) as an RFC 3339 timestamp with milliseconds.
-pub fn format_timestamp(secs: i64, millis: u32) -> String {
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (year, month, day) = civil_from_days(days);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
-/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 → (year, month, day).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
+fn format_timestamp(at: OffsetDateTime) -> String {
+    at.format(&Iso8601::<TIMESTAMP>).expect("a UTC date-time always formats as ISO 8601")
 }
 
 /// A frame with a fresh id: `{id, type, timestamp, content}` (+ `requestId`).
@@ -169,9 +159,12 @@ mod tests {
 
     #[test]
     fn timestamps_are_rfc3339_utc_with_millis() {
-        assert_eq!(format_timestamp(0, 0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(format_timestamp(1_701_424_800, 5), "2023-12-01T10:00:00.005Z");
-        assert_eq!(format_timestamp(951_782_400, 999), "2000-02-29T00:00:00.999Z");
+        let at = |secs: i64, millis: i64| {
+            OffsetDateTime::from_unix_timestamp(secs).unwrap() + time::Duration::milliseconds(millis)
+        };
+        assert_eq!(format_timestamp(at(0, 0)), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_timestamp(at(1_701_424_800, 5)), "2023-12-01T10:00:00.005Z");
+        assert_eq!(format_timestamp(at(951_782_400, 999)), "2000-02-29T00:00:00.999Z");
         assert!(now().ends_with('Z') && now().len() == 24);
     }
 
