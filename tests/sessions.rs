@@ -356,3 +356,21 @@ fn context_persistent_loads_memory_files_and_continue_restores_the_history() {
     assert!(texts[2].contains("first question"), "the first answer is restored: {texts:?}");
     assert_eq!(texts[3], "second question");
 }
+
+#[test]
+fn an_sse_run_is_stored_and_locked_like_any_other_run() {
+    let env = Env::new();
+    env.write_plan(&plan_yaml(&scripted(r#"[{text: "streamed"}]"#), "", "  []"));
+    let output = env.ok(&["run", "--plan", "plan.yaml", "--output-format", "sse", "--session-name", "sse", "hi"]);
+    let body = stdout(&output);
+    let start = body.lines().find_map(|line| line.strip_prefix("data: ")).expect("a start frame");
+    let start: Value = serde_json::from_str(start).unwrap();
+    let id = start["data"]["sessionId"].as_str().expect("the start frame names the session").to_owned();
+    assert!(body.contains("event: complete"), "{body}");
+
+    assert_eq!(env.field(&id, "name"), "sse");
+    assert_eq!(env.field(&id, "status"), "completed");
+    assert_eq!(env.field(&id, "messages"), "2", "the user message and the answer");
+    let lock = std::fs::read_to_string(env.path().join("amplifier.lock")).expect("the run wrote amplifier.lock");
+    assert!(lock.contains("provider-scripted"), "{lock}");
+}

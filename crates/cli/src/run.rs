@@ -76,7 +76,8 @@ pub fn run(args: RunArgs) -> u8 {
     lock.configure(&mut loader);
     let loader = Arc::new(loader);
     if args.output_format == OutputFormat::Sse {
-        return runtime.block_on(crate::sse::run_to_stdout(parsed.plan, loader, prompt, args.allow_partial));
+        let persist = crate::sse::Persist { lock, loader, plan_path: args.plan, session_name: args.session_name };
+        return runtime.block_on(crate::sse::run_to_stdout(parsed.plan, persist, prompt, args.allow_partial));
     }
     let session = Session::new(parsed.plan, loader.clone(), SessionOptions::default());
     let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());

@@ -236,6 +236,8 @@ async fn start_run(State(app): State<Arc<App>>, body: Bytes) -> Response {
         prompt: Value::Object(request.clone()).to_string(),
         allow_partial: false,
         start_data: json!({"threadId": thread, "mode": request.get("mode")}),
+        // A served run's state is kept per thread id (`GET /v1/runs/{thread}`).
+        persist: None,
     };
     let run_app = app.clone();
     tokio::spawn(async move {

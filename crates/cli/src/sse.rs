@@ -25,6 +25,7 @@
 
 use std::collections::HashSet;
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -35,7 +36,11 @@ use amplifier_kernel::plan::{ModuleKind, ModuleSpec, MountPlan};
 use amplifier_kernel::session::{LoadError, LoadedModule, ModuleLoader, Session, SessionOptions};
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::Coordinator;
+use amplifier_loader::DylibLoader;
 use serde_json::{json, Value};
+
+use crate::store_recorder::{self, Recording};
+use crate::update::PlanLock;
 
 /// Observers run after every other hook, so they see what the hooks left.
 const OBSERVER_PRIORITY: i32 = i32::MAX;
@@ -261,6 +266,17 @@ pub struct RunSpec {
     pub allow_partial: bool,
     /// Shown in the `start` frame's `data`.
     pub start_data: Value,
+    /// `amplifier run`'s bookkeeping: the plan's lock and the stored session.
+    pub persist: Option<Persist>,
+}
+
+/// What `amplifier run --output-format sse` keeps like any other run: the
+/// plan's `amplifier.lock` and the session in the store.
+pub struct Persist {
+    pub lock: PlanLock,
+    pub loader: Arc<DylibLoader>,
+    pub plan_path: PathBuf,
+    pub session_name: Option<String>,
 }
 
 /// Runs one prompt, sending frames as it goes: `start` first, exactly one
@@ -275,13 +291,22 @@ pub async fn drive(
     let observer = Arc::new(Observer { mapper: mapper.clone(), sink: sink.clone() });
     let loader = Arc::new(ObservingLoader::new(spec.loader, observer));
     let session = Session::new(spec.plan, loader, SessionOptions::default());
+    let persist = spec.persist;
+    let recording = persist
+        .as_ref()
+        .and_then(|p| Recording::create(session.coordinator(), &p.plan_path, p.session_name.as_deref()));
     let mut start = spec.start_data;
     if let Some(map) = start.as_object_mut() {
         map.insert("sessionId".into(), json!(session.session_id()));
     }
     sink.send(mapper.start(start));
     on_session(session.coordinator());
-    let result = match session.initialize().await {
+    let initialized = session.initialize().await;
+    // The lock records a successful load (a partial one only when asked for).
+    let loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || spec.allow_partial);
+    let refused = persist.as_ref().and_then(|p| p.lock.after_load(&p.loader, loaded));
+    let result = match initialized {
+        _ if refused.is_some() => Err(refused.unwrap_or_default()),
         Err(err) => Err(err.to_string()),
         Ok(report) if !report.failures.is_empty() && !spec.allow_partial => {
             let failures: Vec<String> = report
@@ -293,7 +318,12 @@ pub async fn drive(
         }
         Ok(_) => session.execute(&spec.prompt).await.map_err(|err| err.to_string()),
     };
+    store_recorder::capture(recording.as_ref(), session.coordinator()).await;
     session.cleanup().await;
+    store_recorder::finish(recording, session.status(), result.is_ok());
+    if let Some(p) = &persist {
+        p.lock.after_run(&p.loader, loaded);
+    }
     match result {
         Ok(response) => {
             for frame in mapper.finish(&response) {
@@ -323,13 +353,15 @@ impl FrameSink for StdoutSink {
 }
 
 /// `amplifier run --output-format sse`: the run's frames on stdout.
-pub async fn run_to_stdout(plan: MountPlan, loader: Arc<dyn ModuleLoader>, prompt: String, allow_partial: bool) -> u8 {
+pub async fn run_to_stdout(plan: MountPlan, persist: Persist, prompt: String, allow_partial: bool) -> u8 {
     {
         let mut stdout = std::io::stdout().lock();
         let _ = stdout.write_all(Encoder::PROLOGUE.as_bytes()).and_then(|_| stdout.flush());
     }
     let thread = serde_json::from_str::<Value>(&prompt).ok().and_then(|v| v.get("threadId").cloned());
-    let spec = RunSpec { plan, loader, prompt, allow_partial, start_data: json!({"threadId": thread}) };
+    let loader: Arc<dyn ModuleLoader> = persist.loader.clone();
+    let start_data = json!({"threadId": thread});
+    let spec = RunSpec { plan, loader, prompt, allow_partial, start_data, persist: Some(persist) };
     let mapper = Arc::new(Mapper::new(correlation_id()));
     let sink = Arc::new(StdoutSink { encoder: Encoder::default() });
     let mut ctrl_c = None;
