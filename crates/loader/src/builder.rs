@@ -6,9 +6,16 @@
 //! the host's rustc and the ABI major version. Layout:
 //!
 //! ```text
-//! $AMPLIFIER_HOME/cache/plugins/<crate>-<fingerprint>/lib<crate>.so   # one per fingerprint
-//! $AMPLIFIER_HOME/cache/target/                                       # shared cargo target dir
+//! $AMPLIFIER_HOME/cache/plugins/<crate>-<fingerprint>-<profile>/lib<crate>.so   # one per fingerprint
+//! $AMPLIFIER_HOME/cache/target/                                                 # shared cargo target dir
 //! ```
+//!
+//! Every edit of a module makes a new entry, so storing one removes all but
+//! the [`KEEP_PER_CRATE`] newest entries of that crate and profile (a module
+//! author iterating would otherwise fill the disk: a debug build is ~30 MB),
+//! sparing entries younger than [`PRUNE_GRACE`], which another process may
+//! have just built and not yet opened. A pruned entry that a plan still uses
+//! is simply built again.
 //!
 //! Crates inside a cargo workspace build in that workspace's target dir (so
 //! the host's own `cargo build` and the plugins share compiled dependencies);
@@ -22,6 +29,12 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use sha2::{Digest, Sha256};
+
+/// Cache entries kept per crate and profile: the one just built and the two
+/// before it (enough for a git source moving between two refs and back).
+pub const KEEP_PER_CRATE: usize = 3;
+/// Entries this recent are never pruned.
+pub const PRUNE_GRACE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Builds crates into the plugin cache.
 #[derive(Debug, Clone)]
@@ -241,7 +254,40 @@ fn store(entry: &CacheEntry, artifact: &Path) -> Result<(), String> {
     let partial = entry.dir.join(format!("{file_name}.partial-{}", std::process::id()));
     std::fs::copy(artifact, &partial)
         .and_then(|_| std::fs::rename(&partial, &entry.library))
-        .map_err(|err| format!("cannot store {} in the cache: {err}", artifact.display()))
+        .map_err(|err| format!("cannot store {} in the cache: {err}", artifact.display()))?;
+    prune_older_entries(entry);
+    Ok(())
+}
+
+/// Removes all but the [`KEEP_PER_CRATE`] newest entries of `entry`'s crate
+/// and profile. Best effort; deleting a library that a running process has
+/// mapped is safe on Unix (the mapping keeps the file alive).
+fn prune_older_entries(entry: &CacheEntry) {
+    let (Some(plugins), Some(name)) = (entry.dir.parent(), entry.dir.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    let profile = name.rsplit('-').next().unwrap_or_default();
+    let prefix = format!("{}-", entry.package);
+    let suffix = format!("-{profile}");
+    let same_crate = |name: &str| {
+        name.strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(&suffix))
+            .is_some_and(|fingerprint| fingerprint.len() == 16 && fingerprint.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    let Ok(read) = std::fs::read_dir(plugins) else { return };
+    let mut siblings: Vec<(std::time::SystemTime, PathBuf)> = read
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(same_crate))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    // Newest first; the entry just stored always stays.
+    siblings.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    siblings.retain(|(_, dir)| *dir != entry.dir);
+    let grace_ends = std::time::SystemTime::now() - PRUNE_GRACE;
+    for (_, dir) in siblings.into_iter().skip(KEEP_PER_CRATE - 1).filter(|(modified, _)| *modified < grace_ends) {
+        tracing::debug!(dir = %dir.display(), "removing an old plugin build from the cache");
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// The last `max_lines` lines, marking the cut.
@@ -413,6 +459,63 @@ mod tests {
     fn write(path: &Path, text: &str) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn storing_an_entry_keeps_only_the_newest_of_its_crate_and_profile() {
+        let cache = tempfile::tempdir().unwrap();
+        let plugins = cache.path().join("plugins");
+        let dir = |name: &str| plugins.join(name);
+        let old = ["my-tool-0000000000000001-dev", "my-tool-0000000000000002-dev", "my-tool-0000000000000003-dev"];
+        let others = ["my-tool-0000000000000004-release", "my-tool-extra-0000000000000005-dev"];
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for (age, name) in old.iter().chain(&others).enumerate() {
+            write(&dir(name).join("libmy_tool.so"), "old");
+            // Past the grace period, oldest first.
+            let modified = hour_ago + std::time::Duration::from_secs(age as u64);
+            std::fs::File::open(dir(name)).unwrap().set_modified(modified).unwrap();
+        }
+        write(&dir("my-tool-0000000000000000-dev").join("libmy_tool.so"), "just built by another process");
+        let artifact = cache.path().join("libmy_tool.so");
+        write(&artifact, "new");
+        let entry = CacheEntry {
+            package: "my-tool".into(),
+            dir: dir("my-tool-00000000000000ff-dev"),
+            library: dir("my-tool-00000000000000ff-dev").join("libmy_tool.so"),
+        };
+        store(&entry, &artifact).unwrap();
+        assert_eq!(std::fs::read_to_string(&entry.library).unwrap(), "new");
+        let mut left: Vec<String> =
+            std::fs::read_dir(&plugins).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        // The two newest dev builds of my-tool (one just built elsewhere) stay
+        // beside the new one; another profile and another crate whose name
+        // extends this one are untouched.
+        assert_eq!(
+            left,
+            [
+                "my-tool-0000000000000000-dev",
+                "my-tool-0000000000000003-dev",
+                "my-tool-0000000000000004-release",
+                "my-tool-00000000000000ff-dev",
+                "my-tool-extra-0000000000000005-dev",
+            ]
+        );
+    }
+
+    #[test]
+    fn entries_inside_the_grace_period_are_never_pruned() {
+        let cache = tempfile::tempdir().unwrap();
+        let plugins = cache.path().join("plugins");
+        for n in 1..=4 {
+            write(&plugins.join(format!("my-tool-000000000000000{n}-dev/libmy_tool.so")), "built by a parallel run");
+        }
+        let artifact = cache.path().join("libmy_tool.so");
+        write(&artifact, "new");
+        let dir = plugins.join("my-tool-00000000000000ff-dev");
+        let entry = CacheEntry { package: "my-tool".into(), library: dir.join("libmy_tool.so"), dir };
+        store(&entry, &artifact).unwrap();
+        assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 5);
     }
 
     #[test]
