@@ -7,12 +7,12 @@ use serde_json::Value;
 
 /// The exact event sequence of a run with one tool call.
 #[test]
-fn quickstart_emits_the_exact_event_sequence() {
+fn the_scripted_plan_emits_the_exact_event_sequence() {
     let dir = tempfile::tempdir().unwrap();
     let events_file = dir.path().join("events.jsonl");
     let output = amplifier(dir.path())
         .args(["run", "--plan"])
-        .arg(workspace().join("mount-plans/quickstart.yaml"))
+        .arg(workspace().join("mount-plans/scripted.yaml"))
         .args(["--output-format", "jsonl", "say hello"])
         .env("AMPLIFIER_EVENTS", &events_file)
         .output()

@@ -35,7 +35,8 @@ pub fn amplifier(cwd: &Path) -> Command {
         // Debug plugins reuse the dependencies `cargo test` compiled already.
         .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
         .env_remove("AMPLIFIER_LOG")
-        .env_remove("AMPLIFIER_MODULES");
+        .env_remove("AMPLIFIER_MODULES")
+        .env_remove("AMPLIFIER_MODELS");
     command
 }
 

@@ -5,6 +5,10 @@
 //! W4 load the plugins in this process through the real loader. Every
 //! workload uses `target/bench-home` as `AMPLIFIER_HOME`, so the plugin build
 //! cache survives between bench runs (the first run builds the plugins).
+//! `local-llm` (opt-in: it builds llama.cpp and pulls a 491 MB model) is in
+//! `bench/local_llm.rs`.
+
+mod local_llm;
 
 use std::error::Error;
 use std::ffi::OsString;
@@ -34,9 +38,11 @@ pub enum Workload {
     W2,
     W3,
     W4,
+    LocalLlm,
 }
 
-/// `W1`…`W4` in any case and order; none means all. Runs in W1..W4 order.
+/// `W1`…`W4` and `local-llm` in any case and order; none means W1..W4.
+/// Runs in that order.
 pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
     let mut chosen = Vec::new();
     for arg in args {
@@ -45,7 +51,8 @@ pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
             "W2" => Workload::W2,
             "W3" => Workload::W3,
             "W4" => Workload::W4,
-            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3 or W4)")),
+            "LOCAL-LLM" => Workload::LocalLlm,
+            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4 or local-llm)")),
         });
     }
     if chosen.is_empty() {
@@ -80,7 +87,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
         root,
     };
     println!("{}", machine_facts());
-    if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2)) {
+    if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::LocalLlm)) {
         bench.build_host()?;
     }
     let runtime = if workloads.iter().any(|w| matches!(w, Workload::W3 | Workload::W4)) {
@@ -94,6 +101,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
             (Workload::W2, _) => bench.w2()?,
             (Workload::W3, Some(runtime)) => bench.w3(runtime)?,
             (Workload::W4, Some(runtime)) => bench.w4(runtime)?,
+            (Workload::LocalLlm, _) => bench.local_llm()?,
             (_, None) => unreachable!("the runtime is built for W3 and W4"),
         };
         println!("{line}");
@@ -199,7 +207,7 @@ impl Bench {
     fn w1(&self) -> Result<String> {
         const RUNS: usize = 20;
         let scratch = tempfile::tempdir()?;
-        let plan = Path::new("mount-plans/quickstart.yaml");
+        let plan = Path::new("mount-plans/scripted.yaml");
         eprintln!("bench: W1 warm-up run (the first bench run builds the plugins)");
         self.run_host(plan, scratch.path())?;
         let mut walls = Vec::with_capacity(RUNS);
@@ -210,7 +218,7 @@ impl Bench {
             peak_kib = peak_kib.max(kib);
         }
         Ok(format!(
-            "W1 cold start (quickstart, 1 tool call; a new process per run, plugin build cache warm): \
+            "W1 cold start (scripted plan, 1 tool call; a new process per run, plugin build cache warm): \
              {} wall (median of {RUNS}), peak RSS {:.1} MiB",
             human(median(walls)),
             peak_kib as f64 / 1024.0

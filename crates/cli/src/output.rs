@@ -1,7 +1,8 @@
 //! What `amplifier run` prints: the final text, one JSON document, or a JSON
 //! line per event as it happens.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use amplifier_kernel::coordinator::DisplaySystem;
@@ -62,16 +63,62 @@ impl HookHandler for UsageMeter {
     }
 }
 
-/// Registers the front end's own observers on a session's hooks.
-pub fn attach(coordinator: &Coordinator, format: OutputFormat) -> Arc<UsageMeter> {
+/// Prints the model's text as it streams (`content_block:delta`), for a
+/// person watching a terminal; the final answer is then not printed again.
+#[derive(Default)]
+pub struct TextStreamer {
+    streamed: AtomicBool,
+    ends_with_newline: AtomicBool,
+}
+
+impl TextStreamer {
+    /// Prints `response` unless it was streamed, ending the output with a newline.
+    pub fn finish(&self, response: &str) {
+        if !self.streamed.load(Ordering::SeqCst) {
+            println!("{response}");
+        } else if !self.ends_with_newline.load(Ordering::SeqCst) {
+            println!();
+        }
+    }
+}
+
+impl HookHandler for TextStreamer {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        let text = (event.data.get("block_type").and_then(Value::as_str) == Some("text"))
+            .then(|| event.data.get("delta").and_then(Value::as_str))
+            .flatten()
+            .filter(|text| !text.is_empty());
+        if let Some(text) = text {
+            self.streamed.store(true, Ordering::SeqCst);
+            self.ends_with_newline.store(text.ends_with('\n'), Ordering::SeqCst);
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+        }
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
+}
+
+/// The front end's observers of one session.
+pub struct FrontEnd {
+    pub meter: Arc<UsageMeter>,
+    pub text: Arc<TextStreamer>,
+}
+
+/// Registers the front end's own observers on a session's hooks. Text
+/// streams only to a terminal: piped output stays the final answer alone.
+pub fn attach(coordinator: &Coordinator, format: OutputFormat) -> FrontEnd {
     let meter = Arc::new(UsageMeter::default());
+    let text = Arc::new(TextStreamer::default());
     let hooks = coordinator.hooks();
     hooks.register("provider:response", meter.clone(), OBSERVER_PRIORITY, "cli-usage");
     if format == OutputFormat::Jsonl {
         hooks.register("*", Arc::new(EventPrinter), OBSERVER_PRIORITY, "cli-jsonl");
     }
+    if format == OutputFormat::Text && std::io::stdout().is_terminal() {
+        hooks.register(amplifier_kernel::events::CONTENT_BLOCK_DELTA, text.clone(), OBSERVER_PRIORITY, "cli-text");
+    }
     coordinator.set_display_system(Arc::new(StderrDisplay));
-    meter
+    FrontEnd { meter, text }
 }
 
 /// Hook messages for the person at the terminal go to stderr.

@@ -71,6 +71,12 @@ pub fn run(args: RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
+    if !args.offline {
+        if let Err(message) = crate::model::pull_missing_for(&parsed.plan) {
+            eprintln!("error: {message}");
+            return exit::RUN_FAILED;
+        }
+    }
     let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
     loader.set_offline(args.offline);
     lock.configure(&mut loader);
@@ -134,7 +140,7 @@ pub(crate) async fn run_session(
     recording: Option<Recording>,
 ) -> u8 {
     let coordinator = session.coordinator().clone();
-    let meter = output::attach(&coordinator, format);
+    let front = output::attach(&coordinator, format);
     let initialized = session.initialize().await;
     // The lock records a successful load (a partial one only when asked for).
     let loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || allow_partial);
@@ -173,11 +179,11 @@ pub(crate) async fn run_session(
     session.cleanup().await;
     store_recorder::finish(recording, session.status(), matches!(outcome, Outcome::Success(_)));
     lock.after_run(&loader, loaded);
-    let usage = meter.total();
+    let usage = front.meter.total();
     let session_id = session.session_id();
     match outcome {
         Outcome::Success(response) => {
-            print_success(format, &response, session_id, &usage);
+            print_success(format, &front.text, &response, session_id, &usage);
             exit::SUCCESS
         }
         Outcome::Failure(message) => {
@@ -195,9 +201,16 @@ fn print_load_summary(report: &LoadReport) {
     eprintln!("hint: fix the plan, or pass --allow-partial to run without them");
 }
 
-fn print_success(format: OutputFormat, response: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
+fn print_success(
+    format: OutputFormat,
+    text: &output::TextStreamer,
+    response: &str,
+    session_id: &str,
+    usage: &amplifier_kernel::models::Usage,
+) {
     match format {
-        OutputFormat::Text | OutputFormat::Sse => println!("{response}"),
+        OutputFormat::Text => text.finish(response),
+        OutputFormat::Sse => println!("{response}"),
         OutputFormat::Json => {
             println!("{}", output::result_document("success", Some(response), None, session_id, usage))
         }

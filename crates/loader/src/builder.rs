@@ -204,7 +204,7 @@ impl Builder {
             command.arg("--offline");
         }
         // Stand-alone crates and git checkouts (which live in the cache) share `cache/target`.
-        let shared_target = workspace_root(dir).is_none() || dir.starts_with(&self.cache_dir);
+        let shared_target = is_stand_alone(dir) || dir.starts_with(&self.cache_dir);
         if shared_target && std::env::var_os("CARGO_TARGET_DIR").is_none() {
             command.env("CARGO_TARGET_DIR", self.cache_dir.join("target"));
         }
@@ -325,6 +325,22 @@ fn workspace_root(crate_dir: &Path) -> Option<PathBuf> {
         let table = read_manifest(dir).ok()?;
         table.contains_key("workspace").then(|| dir.to_owned())
     })
+}
+
+/// A crate outside any larger workspace: none above it, or a `[workspace]`
+/// table of its own without members (a crate its repository keeps out of
+/// its workspace, as this one does with provider-local).
+fn is_stand_alone(crate_dir: &Path) -> bool {
+    match workspace_root(crate_dir) {
+        None => true,
+        Some(root) => {
+            root == crate_dir
+                && read_manifest(&root).is_ok_and(|manifest| {
+                    manifest.contains_key("package")
+                        && manifest.get("workspace").and_then(|w| w.get("members")).is_none()
+                })
+        }
+    }
 }
 
 /// Hash of everything that decides the built library's bytes.
@@ -516,6 +532,24 @@ mod tests {
         let entry = CacheEntry { package: "my-tool".into(), library: dir.join("libmy_tool.so"), dir };
         store(&entry, &artifact).unwrap();
         assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 5);
+    }
+
+    #[test]
+    fn a_crate_with_its_own_empty_workspace_is_stand_alone() {
+        let root = tempfile::tempdir().unwrap();
+        let ws = root.path();
+        write(&ws.join("Cargo.toml"), "[workspace]\nmembers = [\"a\"]\nexclude = [\"own\"]\n");
+        write(&ws.join("a/Cargo.toml"), "[package]\nname = \"a\"\n");
+        write(&ws.join("own/Cargo.toml"), "[package]\nname = \"own\"\n[workspace]\n");
+        write(&ws.join("alone/Cargo.toml"), "[package]\nname = \"alone\"\n");
+        assert!(!is_stand_alone(&ws.join("a")), "a member builds in its workspace");
+        assert!(!is_stand_alone(ws), "the workspace itself is not stand-alone");
+        assert!(is_stand_alone(&ws.join("own")));
+        // Without a table of its own, the parent workspace is the one cargo finds.
+        assert!(!is_stand_alone(&ws.join("alone")));
+        let outside = tempfile::tempdir().unwrap();
+        write(&outside.path().join("Cargo.toml"), "[package]\nname = \"x\"\n");
+        assert!(is_stand_alone(outside.path()));
     }
 
     #[test]

@@ -35,14 +35,7 @@ use crate::adapters::{
 };
 pub use crate::builder::Builder;
 use crate::manifest::Manifest;
-
-/// `$AMPLIFIER_HOME`, or `~/.amplifier`.
-pub fn amplifier_home() -> PathBuf {
-    if let Some(home) = std::env::var_os("AMPLIFIER_HOME") {
-        return PathBuf::from(home);
-    }
-    std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".amplifier")
-}
+pub use amplifier_models::amplifier_home;
 
 /// The host's module loader: the resolver chain, the build cache and the dylib loader.
 pub struct DylibLoader {

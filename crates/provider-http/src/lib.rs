@@ -18,7 +18,8 @@
 
 pub mod api;
 pub mod error;
-pub mod events;
+/// Shared with every provider plugin, so it lives in the SDK.
+pub use amplifier_sdk::provider_events as events;
 pub mod http;
 pub mod pricing;
 pub mod retry;

@@ -163,7 +163,7 @@ mod tests {
     use amplifier_sdk::ErrorKind;
 
     use super::*;
-    use crate::events::tests::Recorder;
+    use crate::events::EventRecorder as Recorder;
 
     fn policy(max_retries: usize) -> RetryPolicy {
         RetryPolicy::from_seconds(max_retries, 1.0, 60.0, false, 10.0)

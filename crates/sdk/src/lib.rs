@@ -32,6 +32,7 @@
 mod host;
 mod logging;
 mod module;
+pub mod provider_events;
 mod runtime;
 
 use std::future::Future;

@@ -1,4 +1,5 @@
-//! The events a provider emits while it works.
+//! The events a provider emits while it works, for every provider plugin
+//! (the HTTP ones in `amplifier-provider-http`, the in-process local model).
 //!
 //! - `llm:request` `{provider, model, message_count, tool_count, stream, max_tokens}`
 //!   before the first attempt;
@@ -7,7 +8,7 @@
 //!   `{provider, block_type: "tool_call", tool_call_index, id?, name?, delta}`
 //!   (the orchestrator emits `content_block:start`/`end` for the finished
 //!   blocks, as upstream's loops do);
-//! - `provider:retry` (see [`crate::retry`]);
+//! - `provider:retry` (retrying providers: `amplifier_provider_http::retry`);
 //! - `llm:response` `{provider, model, status: "ok"|"error", duration_ms,
 //!   usage?, finish_reason?, error?}` once it is over.
 //!
@@ -17,7 +18,7 @@
 use std::future::Future;
 use std::time::Instant;
 
-use amplifier_sdk::{events, json, ChatResponse, Host, JsonMap, ModuleError, Stream, StreamDelta, Value};
+use crate::{events, json, ChatResponse, Host, JsonMap, ModuleError, Stream, StreamDelta, Value};
 
 /// Where events go: the host's hooks in a plugin, a recorder in tests.
 pub trait EventSink: Send + Sync {
@@ -148,39 +149,32 @@ impl<'a, S: EventSink> Deltas<'a, S> {
     }
 }
 
+/// Records events in memory: for tests of code that emits them.
+#[derive(Default)]
+pub struct EventRecorder(std::sync::Mutex<Vec<(String, Value)>>);
+
+impl EventRecorder {
+    pub fn events(&self) -> Vec<(String, Value)> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
+
+impl EventSink for EventRecorder {
+    async fn send_event(&self, event: &str, data: Value) {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((event.to_owned(), data));
+    }
+}
+
 #[cfg(test)]
-pub(crate) mod tests {
-    use std::sync::Mutex;
-
+mod tests {
     use super::*;
-
-    /// Records events, for tests.
-    #[derive(Default)]
-    pub struct Recorder(Mutex<Vec<(String, Value)>>);
-
-    impl Recorder {
-        pub fn events(&self) -> Vec<(String, Value)> {
-            self.0.lock().unwrap().clone()
-        }
-    }
-
-    impl EventSink for Recorder {
-        async fn send_event(&self, event: &str, data: Value) {
-            self.0.lock().unwrap().push((event.to_owned(), data));
-        }
-    }
 
     #[tokio::test]
     async fn a_call_emits_request_then_response_with_duration_and_usage() {
-        let recorder = Recorder::default();
+        let recorder = EventRecorder::default();
         let call = LlmCall::start(&recorder, "openai", "gpt-x", json!({"message_count": 2})).await;
         let response = ChatResponse {
-            usage: Some(amplifier_sdk::Usage {
-                input_tokens: 3,
-                output_tokens: 4,
-                total_tokens: 7,
-                ..Default::default()
-            }),
+            usage: Some(crate::Usage { input_tokens: 3, output_tokens: 4, total_tokens: 7, ..Default::default() }),
             finish_reason: Some("stop".into()),
             ..Default::default()
         };
@@ -194,7 +188,7 @@ pub(crate) mod tests {
         assert!(data["duration_ms"].is_u64());
 
         let call = LlmCall::start(&recorder, "openai", "gpt-x", json!({})).await;
-        let mut err = ModuleError::new(amplifier_sdk::ErrorKind::RateLimit, "slow");
+        let mut err = ModuleError::new(crate::ErrorKind::RateLimit, "slow");
         err.status_code = Some(429);
         call.finish(&Err(err)).await;
         let data = &recorder.events()[3].1;

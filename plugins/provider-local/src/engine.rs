@@ -1,0 +1,178 @@
+//! llama.cpp in this process: one backend, each model file loaded once,
+//! generation on a blocking thread with the text sent back as it comes.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::llama_backend::LlamaBackend;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::sampling::LlamaSampler;
+
+use amplifier_models::chat::Turn;
+
+/// Tokens decoded per batch while reading the prompt.
+const BATCH: usize = 512;
+
+/// llama.cpp allows one backend per process.
+fn backend() -> Result<&'static LlamaBackend, String> {
+    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            // llama.cpp logs every tensor it loads; keep that to -vv.
+            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
+            LlamaBackend::init().map_err(|err| format!("cannot start llama.cpp: {err}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// A loaded model. One generation runs at a time: the CPU is the bottleneck
+/// and llama.cpp's context creation is not safe in parallel.
+pub struct Engine {
+    model: LlamaModel,
+    template: LlamaChatTemplate,
+    busy: Mutex<()>,
+}
+
+/// The model at `path`, loaded on first use and kept for the process.
+pub fn engine(path: &Path) -> Result<Arc<Engine>, String> {
+    static ENGINES: OnceLock<Mutex<HashMap<PathBuf, Arc<Engine>>>> = OnceLock::new();
+    let mut engines = ENGINES.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(engine) = engines.get(path) {
+        return Ok(engine.clone());
+    }
+    let backend = backend()?;
+    let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default())
+        .map_err(|err| format!("cannot load the model {}: {err}", path.display()))?;
+    let template = model
+        .chat_template(None)
+        .map_err(|err| format!("the model {} has no usable chat template: {err}", path.display()))?;
+    let engine = Arc::new(Engine { model, template, busy: Mutex::new(()) });
+    engines.insert(path.to_owned(), engine.clone());
+    Ok(engine)
+}
+
+/// What one generation is asked to do.
+#[derive(Debug, Clone, Copy)]
+pub struct Generation {
+    pub n_ctx: u32,
+    pub n_threads: i32,
+    pub max_tokens: u32,
+    /// `0` is greedy (deterministic).
+    pub temperature: f32,
+    pub seed: u32,
+}
+
+/// How a generation ended.
+pub struct Outcome {
+    pub prompt_tokens: u64,
+    pub output_tokens: u64,
+    /// `false` when `max_tokens` cut it.
+    pub finished: bool,
+}
+
+/// A generation's failure, with the kind upstream gives it.
+pub enum Failure {
+    ContextLength(String),
+    Internal(String),
+}
+
+impl Engine {
+    pub fn context_window(&self) -> u32 {
+        self.model.n_ctx_train()
+    }
+
+    /// Generates a reply to `turns`, calling `on_text` with each piece of text
+    /// as it is decoded (whole UTF-8 characters only).
+    pub fn generate(
+        &self,
+        turns: &[Turn],
+        settings: &Generation,
+        mut on_text: impl FnMut(&str),
+    ) -> Result<Outcome, Failure> {
+        let internal = |what: &str, err: &dyn std::fmt::Display| Failure::Internal(format!("{what}: {err}"));
+        let _one_at_a_time = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        let chat: Vec<LlamaChatMessage> = turns
+            .iter()
+            .map(|turn| LlamaChatMessage::new(turn.role.to_owned(), turn.content.clone()))
+            .collect::<Result<_, _>>()
+            .map_err(|err| internal("a message holds a NUL byte", &err))?;
+        let prompt = self
+            .model
+            .apply_chat_template(&self.template, &chat, true)
+            .map_err(|err| internal("cannot apply the chat template", &err))?;
+        let vocab = self.model.vocab();
+        let tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+        let n_ctx = settings.n_ctx.min(self.model.n_ctx_train()).max(1);
+        if tokens.len() as u64 >= u64::from(n_ctx) {
+            return Err(Failure::ContextLength(format!(
+                "the prompt is {} tokens; the context window is {n_ctx} (config `n_ctx`, at most the model's {})",
+                tokens.len(),
+                self.model.n_ctx_train()
+            )));
+        }
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(n_ctx))
+            .with_n_batch(BATCH as u32)
+            .with_n_threads(settings.n_threads)
+            .with_n_threads_batch(settings.n_threads);
+        let mut ctx = self
+            .model
+            .new_context(backend().map_err(|err| Failure::Internal(err.clone()))?, params)
+            .map_err(|err| internal("cannot create a llama.cpp context", &err))?;
+
+        let mut batch = LlamaBatch::new(BATCH, 1);
+        let last = tokens.len() - 1;
+        for (chunk_index, chunk) in tokens.chunks(BATCH).enumerate() {
+            batch.clear();
+            for (offset, token) in chunk.iter().enumerate() {
+                let position = chunk_index * BATCH + offset;
+                batch
+                    .add(*token, position as i32, &[0], position == last)
+                    .map_err(|err| internal("cannot batch the prompt", &err))?;
+            }
+            ctx.decode(&mut batch).map_err(|err| internal("llama.cpp failed on the prompt", &err))?;
+        }
+
+        let mut sampler = if settings.temperature <= 0.0 {
+            LlamaSampler::greedy()
+        } else {
+            LlamaSampler::chain_simple([LlamaSampler::temp(settings.temperature), LlamaSampler::dist(settings.seed)])
+        };
+        // The room left after the prompt caps the reply too.
+        let budget = u64::from(settings.max_tokens).min(u64::from(n_ctx) - tokens.len() as u64);
+        let mut position = tokens.len() as i32;
+        let mut pending: Vec<u8> = Vec::new();
+        let mut output_tokens = 0;
+        let mut finished = false;
+        while output_tokens < budget {
+            let token = sampler.sample(&ctx, batch.n_tokens() - 1);
+            if vocab.is_eog(token) {
+                finished = true;
+                break;
+            }
+            output_tokens += 1;
+            pending.extend(vocab.token_to_piece(token, false, None));
+            // A token may end inside a character: send what is whole.
+            let whole = match std::str::from_utf8(&pending) {
+                Ok(text) => text.len(),
+                Err(err) => err.valid_up_to(),
+            };
+            if whole > 0 {
+                on_text(std::str::from_utf8(&pending[..whole]).expect("checked above"));
+                pending.drain(..whole);
+            }
+            batch.clear();
+            batch.add(token, position, &[0], true).map_err(|err| internal("cannot batch a token", &err))?;
+            position += 1;
+            ctx.decode(&mut batch).map_err(|err| internal("llama.cpp failed while generating", &err))?;
+        }
+        tracing::debug!(prompt_tokens = tokens.len(), output_tokens, finished, "local generation done");
+        Ok(Outcome { prompt_tokens: tokens.len() as u64, output_tokens, finished })
+    }
+}

@@ -1,0 +1,228 @@
+//! `provider-local`: a GGUF model run in this process by llama.cpp, on the
+//! CPU. No key, no network, no server.
+//!
+//! ```yaml
+//! providers:
+//!   - module: provider-local
+//!     source: ../plugins/provider-local
+//!     config:
+//!       model: qwen2.5-coder-0.5b   # a known model (`amplifier model list`) or a .gguf path
+//!       n_threads: 2                # default: every core
+//!       max_tokens: 512
+//! ```
+//!
+//! The model is loaded once per process and shared by every session that
+//! mounts it. Text streams as it is decoded (`content_block:delta`, and
+//! `StreamDelta`s to a caller that streams); a ```json block naming an
+//! offered tool becomes a tool call, held back from the stream until it is
+//! known not to be one (see `amplifier_models::chat`).
+//!
+//! OpenMP threads spin while they wait, which collapses throughput when
+//! another process is busy (measured: 0.5 tok/s instead of 55). libgomp reads
+//! `OMP_WAIT_POLICY` when it is loaded, before any code of ours runs, so the
+//! `amplifier` host sets it to `passive` at start unless it is set.
+
+mod engine;
+
+use std::sync::Arc;
+
+use amplifier_models::{chat, ModelRef, DEFAULT_MODEL};
+use amplifier_sdk::prelude::*;
+use amplifier_sdk::provider_events::{Deltas, LlmCall};
+use amplifier_sdk::ProviderInfo;
+use serde::Deserialize;
+
+use crate::engine::{Engine, Failure, Generation};
+
+const PROVIDER: &str = "local";
+
+/// Unknown keys are refused by the host against `amplifier.toml`'s schema.
+#[derive(Debug, Deserialize)]
+struct Config {
+    #[serde(default = "default_model")]
+    model: String,
+    #[serde(default)]
+    n_threads: Option<u32>,
+    #[serde(default = "default_n_ctx")]
+    n_ctx: u32,
+    #[serde(default = "default_max_tokens")]
+    max_tokens: u32,
+    #[serde(default)]
+    temperature: f32,
+    #[serde(default)]
+    seed: u32,
+}
+
+fn default_model() -> String {
+    DEFAULT_MODEL.to_owned()
+}
+fn default_n_ctx() -> u32 {
+    4096
+}
+fn default_max_tokens() -> u32 {
+    512
+}
+
+struct LocalProvider {
+    host: Host,
+    model_name: String,
+    engine: Arc<Engine>,
+    settings: Generation,
+}
+
+impl Provider for LocalProvider {
+    fn info(&self) -> ProviderInfo {
+        let mut defaults = JsonMap::new();
+        defaults.insert("model".into(), json!(self.model_name));
+        defaults.insert("max_tokens".into(), json!(self.settings.max_tokens));
+        defaults.insert("n_threads".into(), json!(self.settings.n_threads));
+        ProviderInfo {
+            id: PROVIDER.to_owned(),
+            display_name: "Local model (llama.cpp, in-process)".to_owned(),
+            capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
+            defaults,
+            ..ProviderInfo::default()
+        }
+    }
+
+    async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
+        Ok(vec![ModelInfo {
+            id: self.model_name.clone(),
+            display_name: self.model_name.clone(),
+            context_window: u64::from(self.engine.context_window()),
+            max_output_tokens: u64::from(self.settings.max_tokens),
+            capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
+            ..ModelInfo::default()
+        }])
+    }
+
+    async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+        let tools = request.tools.clone().unwrap_or_default();
+        let turns = chat::turns(&request);
+        let settings = Generation {
+            max_tokens: request
+                .max_output_tokens
+                .map_or(self.settings.max_tokens, |n| n.min(u64::from(u32::MAX)) as u32),
+            temperature: request.temperature.map_or(self.settings.temperature, |t| t as f32),
+            ..self.settings
+        };
+        let details = json!({"message_count": request.messages.len(), "tool_count": tools.len(), "stream": true});
+        let call = LlmCall::start(&self.host, PROVIDER, &self.model_name, details).await;
+        let outcome = self.generate(turns, settings, &tools, &stream).await;
+        call.finish(&outcome).await;
+        outcome
+    }
+}
+
+impl LocalProvider {
+    async fn generate(
+        &self,
+        turns: Vec<chat::Turn>,
+        settings: Generation,
+        tools: &[ToolSpec],
+        stream: &Stream,
+    ) -> ModuleResult<ChatResponse> {
+        // Decoding is CPU-bound: it runs on a blocking thread and sends text
+        // back here, where it becomes events and stream deltas.
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let engine = self.engine.clone();
+        let worker = tokio::task::spawn_blocking(move || {
+            engine.generate(&turns, &settings, |text| {
+                let _ = sender.send(text.to_owned());
+            })
+        });
+        let mut deltas = Deltas::new(&self.host, stream, PROVIDER);
+        let mut reply = String::new();
+        let mut shown = 0;
+        while let Some(piece) = receiver.recv().await {
+            reply.push_str(&piece);
+            let visible = if tools.is_empty() { reply.len() } else { chat::shown_prefix(&reply) };
+            if visible > shown {
+                deltas.text(0, &reply[shown..visible]).await;
+                shown = visible;
+            }
+        }
+        let outcome = match worker.await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(Failure::ContextLength(message))) => {
+                return Err(ModuleError::new(ErrorKind::ContextLength, format!("{PROVIDER}: {message}")))
+            }
+            Ok(Err(Failure::Internal(message))) => return Err(ModuleError::internal(format!("{PROVIDER}: {message}"))),
+            Err(err) => return Err(ModuleError::internal(format!("{PROVIDER}: generation stopped: {err}"))),
+        };
+        let (text, calls) = chat::split_reply(&reply, tools);
+        // Held back as a possible tool call, and it was not one.
+        if calls.is_empty() && reply.len() > shown {
+            deltas.text(0, &reply[shown..]).await;
+        }
+        let tool_calls: Vec<ToolCall> = calls
+            .into_iter()
+            .enumerate()
+            .map(|(index, (name, arguments))| ToolCall {
+                id: format!("call_{}", index + 1),
+                name,
+                arguments,
+                extensions: JsonMap::new(),
+            })
+            .collect();
+        for (index, call) in tool_calls.iter().enumerate() {
+            deltas.tool_call(index, Some(&call.id), Some(&call.name), &call.arguments.to_string()).await;
+        }
+        let finish_reason = match (tool_calls.is_empty(), outcome.finished) {
+            (false, _) => "tool_calls",
+            (true, true) => "stop",
+            (true, false) => "length",
+        };
+        let usage = Usage {
+            input_tokens: outcome.prompt_tokens,
+            output_tokens: outcome.output_tokens,
+            total_tokens: outcome.prompt_tokens + outcome.output_tokens,
+            ..Usage::default()
+        };
+        Ok(ChatResponse {
+            content: if text.is_empty() { Vec::new() } else { vec![ContentBlock::text(text)] },
+            tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
+            usage: Some(usage),
+            finish_reason: Some(finish_reason.to_owned()),
+            ..ChatResponse::default()
+        })
+    }
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<LocalProvider> {
+    let config: Config = ctx.config()?;
+    let invalid = |message: String| ModuleError::new(ErrorKind::InvalidRequest, format!("{}: {message}", ctx.module));
+    let model = ModelRef::parse(&config.model, std::path::Path::new(""))
+        .map_err(|err| invalid(format!("config.model: {err}")))?;
+    let path = model.path();
+    if !path.is_file() {
+        let hint = match model {
+            ModelRef::Known(known) => {
+                format!("\nhint: run `{}` ({} MB)", known.pull_command(), known.size_bytes / 1_000_000)
+            }
+            ModelRef::File(_) => String::new(),
+        };
+        return Err(ModuleError::new(
+            ErrorKind::NotFound,
+            format!("{}: model '{}' is not installed at {}{hint}", ctx.module, config.model, path.display()),
+        ));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let n_threads = config.n_threads.unwrap_or(cores).max(1);
+    let engine = engine::engine(&path).map_err(|err| ModuleError::internal(format!("{}: {err}", ctx.module)))?;
+    tracing::debug!(model = %config.model, path = %path.display(), n_threads, "provider-local mounted");
+    Ok(LocalProvider {
+        host: ctx.host,
+        model_name: config.model,
+        engine,
+        settings: Generation {
+            n_ctx: config.n_ctx,
+            n_threads: n_threads as i32,
+            max_tokens: config.max_tokens,
+            temperature: config.temperature,
+            seed: config.seed,
+        },
+    })
+}
+
+export_module!(provider => mount);
