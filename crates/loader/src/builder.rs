@@ -100,6 +100,7 @@ impl Builder {
         let package = package_name(crate_dir)?;
         let (fingerprint, inputs) = fingerprint_with_inputs(crate_dir)?;
         let stamped = StampedFingerprint {
+            scheme: FINGERPRINT_SCHEME,
             package: package.clone(),
             fingerprint: fingerprint.clone(),
             inputs: inputs
@@ -195,6 +196,8 @@ impl Builder {
             .args(["build", "--profile", &self.profile, "--lib", "--message-format=json-render-diagnostics"])
             .arg("--manifest-path")
             .arg(dir.join("Cargo.toml"))
+            // Cargo reads `.cargo/config.toml` from where it runs: the crate's own applies.
+            .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         for package in packages {
@@ -369,7 +372,14 @@ fn fingerprint_with_inputs(crate_dir: &Path) -> Result<(String, Vec<PathBuf>), S
             continue;
         }
         let manifest = read_manifest(&dir)?;
-        let mut files = vec![dir.join("Cargo.toml"), dir.join("build.rs"), dir.join("amplifier.toml")];
+        // A crate's own `.cargo/config.toml` can change its build (provider-local's
+        // compiles llama.cpp for this CPU), so it is an input too.
+        let mut files = vec![
+            dir.join("Cargo.toml"),
+            dir.join("build.rs"),
+            dir.join("amplifier.toml"),
+            dir.join(".cargo").join("config.toml"),
+        ];
         collect_files(&dir.join("src"), &mut files, &mut inputs);
         files.sort();
         for file in &files {
@@ -421,14 +431,22 @@ fn stat(path: &Path) -> (u64, i128) {
 /// rule cargo uses for its own fingerprints).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct StampedFingerprint {
+    /// [`FINGERPRINT_SCHEME`] when stamped: a host that fingerprints other
+    /// inputs must not trust a stamp that never looked at them.
+    #[serde(default)]
+    scheme: u32,
     package: String,
     fingerprint: String,
     inputs: Vec<(PathBuf, u64, i128)>,
 }
 
+/// Bumped whenever [`fingerprint_with_inputs`] reads other files.
+const FINGERPRINT_SCHEME: u32 = 2;
+
 impl StampedFingerprint {
     fn is_fresh(&self) -> bool {
-        self.inputs.iter().all(|(path, len, modified)| stat(path) == (*len, *modified))
+        self.scheme == FINGERPRINT_SCHEME
+            && self.inputs.iter().all(|(path, len, modified)| stat(path) == (*len, *modified))
     }
 }
 

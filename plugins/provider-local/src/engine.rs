@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::LlamaToken;
 
 use amplifier_models::chat::Turn;
 
@@ -23,8 +25,10 @@ fn backend() -> Result<&'static LlamaBackend, String> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
-            // llama.cpp logs every tensor it loads; keep that to -vv.
-            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
+            // llama.cpp logs every tensor it loads, and warns about quirks of
+            // model files that are no fault of the user's: only with -vv.
+            let verbose = tracing::enabled!(tracing::Level::DEBUG);
+            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default().with_logs_enabled(verbose));
             LlamaBackend::init().map_err(|err| format!("cannot start llama.cpp: {err}"))
         })
         .as_ref()
@@ -34,9 +38,21 @@ fn backend() -> Result<&'static LlamaBackend, String> {
 /// A loaded model. One generation runs at a time: the CPU is the bottleneck
 /// and llama.cpp's context creation is not safe in parallel.
 pub struct Engine {
-    model: LlamaModel,
+    /// Loaded once and kept for the process, so a context can borrow it.
+    model: &'static LlamaModel,
     template: LlamaChatTemplate,
-    busy: Mutex<()>,
+    /// The context kept from the last generation, with the tokens in its KV
+    /// cache. An agent loop resends the whole conversation every time, so
+    /// only what is new since the last call is decoded (as llama.cpp's
+    /// server does with its prompt cache).
+    cache: Mutex<Option<Cache>>,
+}
+
+struct Cache {
+    ctx: LlamaContext<'static>,
+    n_ctx: u32,
+    n_threads: i32,
+    tokens: Vec<LlamaToken>,
 }
 
 /// The model at `path`, loaded on first use and kept for the process.
@@ -52,7 +68,7 @@ pub fn engine(path: &Path) -> Result<Arc<Engine>, String> {
     let template = model
         .chat_template(None)
         .map_err(|err| format!("the model {} has no usable chat template: {err}", path.display()))?;
-    let engine = Arc::new(Engine { model, template, busy: Mutex::new(()) });
+    let engine = Arc::new(Engine { model: Box::leak(Box::new(model)), template, cache: Mutex::new(None) });
     engines.insert(path.to_owned(), engine.clone());
     Ok(engine)
 }
@@ -96,7 +112,6 @@ impl Engine {
         mut on_text: impl FnMut(&str),
     ) -> Result<Outcome, Failure> {
         let internal = |what: &str, err: &dyn std::fmt::Display| Failure::Internal(format!("{what}: {err}"));
-        let _one_at_a_time = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
         let chat: Vec<LlamaChatMessage> = turns
             .iter()
             .map(|turn| LlamaChatMessage::new(turn.role.to_owned(), turn.content.clone()))
@@ -116,28 +131,42 @@ impl Engine {
                 self.model.n_ctx_train()
             )));
         }
-        let params = LlamaContextParams::default()
-            .with_n_ctx(NonZeroU32::new(n_ctx))
-            .with_n_batch(BATCH as u32)
-            .with_n_threads(settings.n_threads)
-            .with_n_threads_batch(settings.n_threads);
-        let mut ctx = self
-            .model
-            .new_context(backend().map_err(|err| Failure::Internal(err.clone()))?, params)
-            .map_err(|err| internal("cannot create a llama.cpp context", &err))?;
-
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        let reusable = cache.as_ref().is_some_and(|c| c.n_ctx == n_ctx && c.n_threads == settings.n_threads);
+        if !reusable {
+            let params = LlamaContextParams::default()
+                .with_n_ctx(NonZeroU32::new(n_ctx))
+                .with_n_batch(BATCH as u32)
+                .with_n_threads(settings.n_threads)
+                .with_n_threads_batch(settings.n_threads);
+            let ctx = self
+                .model
+                .new_context(backend().map_err(|err| Failure::Internal(err.clone()))?, params)
+                .map_err(|err| internal("cannot create a llama.cpp context", &err))?;
+            *cache = Some(Cache { ctx, n_ctx, n_threads: settings.n_threads, tokens: Vec::new() });
+        }
+        let Cache { ctx, tokens: cached, .. } = cache.as_mut().expect("set above");
+        // Keep the common prefix; at least one token is decoded, for its logits.
+        let mut common = cached.iter().zip(&tokens).take_while(|(a, b)| a == b).count().min(tokens.len() - 1);
+        let trimmed = ctx.clear_kv_cache_seq(Some(0), Some(common as u32), None).unwrap_or(false);
+        if !trimmed {
+            ctx.clear_kv_cache();
+            common = 0;
+        }
+        cached.clear();
         let mut batch = LlamaBatch::new(BATCH, 1);
         let last = tokens.len() - 1;
-        for (chunk_index, chunk) in tokens.chunks(BATCH).enumerate() {
+        for (chunk_index, chunk) in tokens[common..].chunks(BATCH).enumerate() {
             batch.clear();
             for (offset, token) in chunk.iter().enumerate() {
-                let position = chunk_index * BATCH + offset;
+                let position = common + chunk_index * BATCH + offset;
                 batch
                     .add(*token, position as i32, &[0], position == last)
                     .map_err(|err| internal("cannot batch the prompt", &err))?;
             }
             ctx.decode(&mut batch).map_err(|err| internal("llama.cpp failed on the prompt", &err))?;
         }
+        cached.extend_from_slice(&tokens);
 
         let mut sampler = if settings.temperature <= 0.0 {
             LlamaSampler::greedy()
@@ -151,7 +180,7 @@ impl Engine {
         let mut output_tokens = 0;
         let mut finished = false;
         while output_tokens < budget {
-            let token = sampler.sample(&ctx, batch.n_tokens() - 1);
+            let token = sampler.sample(ctx, batch.n_tokens() - 1);
             if vocab.is_eog(token) {
                 finished = true;
                 break;
@@ -171,8 +200,15 @@ impl Engine {
             batch.add(token, position, &[0], true).map_err(|err| internal("cannot batch a token", &err))?;
             position += 1;
             ctx.decode(&mut batch).map_err(|err| internal("llama.cpp failed while generating", &err))?;
+            cached.push(token);
         }
-        tracing::debug!(prompt_tokens = tokens.len(), output_tokens, finished, "local generation done");
+        tracing::debug!(
+            prompt_tokens = tokens.len(),
+            reused = common,
+            output_tokens,
+            finished,
+            "local generation done"
+        );
         Ok(Outcome { prompt_tokens: tokens.len() as u64, output_tokens, finished })
     }
 }

@@ -2,7 +2,8 @@
 //! own server (xllamacpp, from `tests/llm/setup.sh`): same GGUF, same
 //! prompt, greedy, the same number of threads, one run each after a
 //! warm-up. Reports decode speed (tokens after the first, per second of
-//! streaming) and time to first token (from the request to the first text).
+//! streaming) and time to first token (from the request to the first text,
+//! the prompt evaluated in full on both sides).
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -167,6 +168,9 @@ fn time_server(url: &str) -> Result<Timing> {
         "temperature": 0,
         "stream": true,
         "stream_options": {"include_usage": true},
+        // Each provider-local run is a new process with an empty cache: make
+        // the server evaluate the prompt too, for a like-for-like first token.
+        "cache_prompt": false,
     });
     let started = Instant::now();
     let mut curl = Command::new("curl")
