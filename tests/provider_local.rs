@@ -11,10 +11,18 @@ use std::sync::{Mutex, MutexGuard};
 use common::*;
 use serde_json::Value;
 
-/// One test at a time: each loads a model and decodes on every core.
+/// One test at a time: each loads a model and decodes on every core. The
+/// first also makes sure llama.cpp's build tools are installed.
 fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    static TOOLS: std::sync::Once = std::sync::Once::new();
+    let guard = LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    TOOLS.call_once(|| {
+        let script = workspace().join("tests/llm/system-packages.sh");
+        let status = std::process::Command::new("bash").arg(script).status().expect("run system-packages.sh");
+        assert!(status.success(), "tests/llm/system-packages.sh failed: install cmake and libclang-dev");
+    });
+    guard
 }
 
 fn local_plan(dir: &Path, model: &str, tools: &str) {
