@@ -88,7 +88,7 @@ pub struct Generation {
 pub struct Outcome {
     pub prompt_tokens: u64,
     pub output_tokens: u64,
-    /// `false` when `max_tokens` cut it.
+    /// `false` when `max_tokens` cut it, or nobody was listening any more.
     pub finished: bool,
 }
 
@@ -104,12 +104,13 @@ impl Engine {
     }
 
     /// Generates a reply to `turns`, calling `on_text` with each piece of text
-    /// as it is decoded (whole UTF-8 characters only).
+    /// as it is decoded (whole UTF-8 characters only); `on_text` returning
+    /// false (nobody is listening any more) stops the generation.
     pub fn generate(
         &self,
         turns: &[Turn],
         settings: &Generation,
-        mut on_text: impl FnMut(&str),
+        mut on_text: impl FnMut(&str) -> bool,
     ) -> Result<Outcome, Failure> {
         let internal = |what: &str, err: &dyn std::fmt::Display| Failure::Internal(format!("{what}: {err}"));
         let chat: Vec<LlamaChatMessage> = turns
@@ -193,8 +194,11 @@ impl Engine {
                 Err(err) => err.valid_up_to(),
             };
             if whole > 0 {
-                on_text(std::str::from_utf8(&pending[..whole]).expect("checked above"));
+                let listening = on_text(std::str::from_utf8(&pending[..whole]).expect("checked above"));
                 pending.drain(..whole);
+                if !listening {
+                    break;
+                }
             }
             batch.clear();
             batch.add(token, position, &[0], true).map_err(|err| internal("cannot batch a token", &err))?;

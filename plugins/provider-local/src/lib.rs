@@ -123,13 +123,12 @@ impl LocalProvider {
         stream: &Stream,
     ) -> ModuleResult<ChatResponse> {
         // Decoding is CPU-bound: it runs on a blocking thread and sends text
-        // back here, where it becomes events and stream deltas.
+        // back here, where it becomes events and stream deltas. If this call
+        // is cancelled (the receiver dropped), decoding stops at the next token.
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
         let engine = self.engine.clone();
         let worker = tokio::task::spawn_blocking(move || {
-            engine.generate(&turns, &settings, |text| {
-                let _ = sender.send(text.to_owned());
-            })
+            engine.generate(&turns, &settings, |text| sender.send(text.to_owned()).is_ok())
         });
         let mut deltas = Deltas::new(&self.host, stream, PROVIDER);
         let mut reply = String::new();
