@@ -4,6 +4,7 @@
 //! here; plans are parsed by `amplifier-plan`, modules loaded by
 //! `amplifier-loader`, sessions run by `amplifier-kernel`.
 
+mod approval;
 mod model;
 mod module;
 mod output;

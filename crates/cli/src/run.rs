@@ -1,7 +1,7 @@
 //! `amplifier run --plan FILE [PROMPT]`.
 
 use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use amplifier_kernel::session::{LoadReport, Session, SessionOptions};
@@ -141,6 +141,7 @@ pub(crate) async fn run_session(
 ) -> u8 {
     let coordinator = session.coordinator().clone();
     let front = output::attach(&coordinator, format);
+    coordinator.set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
     let initialized = session.initialize().await;
     // The lock records a successful load (a partial one only when asked for).
     let loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || allow_partial);

@@ -25,7 +25,7 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -300,6 +300,7 @@ pub async fn drive(
         map.insert("sessionId".into(), json!(session.session_id()));
     }
     sink.send(mapper.start(start));
+    session.coordinator().set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
     on_session(session.coordinator());
     let initialized = session.initialize().await;
     // The lock records a successful load (a partial one only when asked for).

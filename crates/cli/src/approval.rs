@@ -1,0 +1,217 @@
+//! The terminal's answer to a hook's `ask_user` (hooks-approval's questions).
+//!
+//! With a terminal on stdin, the question and its options go to stderr and
+//! the answer is read from stdin (a number, the option, or its first
+//! letter), within the question's timeout. Without one (CI, piped input) it
+//! never waits: the question's default applies, and stderr says so.
+//!
+//! "Allow always" is remembered for the project in
+//! `.amplifier/settings.local.yaml` (`approvals.always_allow`), keyed by the
+//! question's first line: hooks-approval puts only the tool's name there, so
+//! it means "this tool, whatever its arguments". Remembered questions are
+//! answered without asking.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use amplifier_kernel::coordinator::ApprovalSystem;
+use amplifier_kernel::models::ApprovalDefault;
+use amplifier_kernel::traits::BoxFuture;
+use serde_yaml::{Mapping, Value};
+
+const ALWAYS: &str = "Allow always";
+
+/// The CLI's approval system for one run, rooted in a project directory.
+pub struct TerminalApproval {
+    settings: PathBuf,
+    /// Keeps two questions from interleaving on the terminal (parallel tools).
+    asking: tokio::sync::Mutex<()>,
+    remembered: Mutex<Vec<String>>,
+}
+
+impl TerminalApproval {
+    pub fn new(project: &Path) -> TerminalApproval {
+        let settings = project.join(".amplifier").join("settings.local.yaml");
+        let remembered = read_always_allow(&settings).unwrap_or_else(|err| {
+            eprintln!("warning: {err}; remembered approvals are ignored");
+            Vec::new()
+        });
+        TerminalApproval { settings, asking: tokio::sync::Mutex::new(()), remembered: Mutex::new(remembered) }
+    }
+
+    fn remember(&self, key: &str) {
+        let mut remembered = self.remembered.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if remembered.iter().any(|k| k == key) {
+            return;
+        }
+        remembered.push(key.to_owned());
+        if let Err(err) = write_always_allow(&self.settings, &remembered) {
+            eprintln!("warning: cannot remember the approval: {err}");
+        }
+    }
+}
+
+impl ApprovalSystem for TerminalApproval {
+    fn request_approval<'a>(
+        &'a self,
+        prompt: &'a str,
+        options: &'a [String],
+        timeout: Duration,
+        default: ApprovalDefault,
+    ) -> BoxFuture<'a, Option<String>> {
+        Box::pin(async move {
+            let _one_question_at_a_time = self.asking.lock().await;
+            let key = prompt.lines().next().unwrap_or_default().trim().to_owned();
+            let always = self.remembered.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&key);
+            if always {
+                return Some(ALWAYS.to_owned());
+            }
+            let default_name = match default {
+                ApprovalDefault::Allow => "allow",
+                ApprovalDefault::Deny => "deny",
+            };
+            if !std::io::stdin().is_terminal() {
+                eprintln!("approval: no terminal to ask on; applying the default ({default_name}) to: {key}");
+                return None;
+            }
+            let mut question = format!("\n{prompt}\n");
+            for (index, option) in options.iter().enumerate() {
+                question.push_str(&format!("  {}) {option}\n", index + 1));
+            }
+            question.push_str(&format!("choose [1-{}] ({}s, then {default_name}): ", options.len(), timeout.as_secs()));
+            {
+                let mut stderr = std::io::stderr().lock();
+                let _ = stderr.write_all(question.as_bytes()).and_then(|_| stderr.flush());
+            }
+            // A blocking read on its own thread; when the timeout wins, the
+            // thread stays parked on stdin until the next line, harmlessly.
+            let read = tokio::task::spawn_blocking(|| {
+                let mut line = String::new();
+                std::io::stdin().lock().read_line(&mut line).ok().map(|_| line)
+            });
+            let answer = match tokio::time::timeout(timeout, read).await {
+                Ok(Ok(Some(line))) => choose(&line, options),
+                _ => {
+                    eprintln!("\napproval: no answer in time; {default_name}");
+                    return None;
+                }
+            };
+            let choice = answer.unwrap_or_else(|| {
+                eprintln!("approval: not one of the options; deny");
+                "Deny".to_owned()
+            });
+            if choice == ALWAYS {
+                self.remember(&key);
+            }
+            Some(choice)
+        })
+    }
+}
+
+/// The option an answer names: its number, its text, or its first letter.
+fn choose(answer: &str, options: &[String]) -> Option<String> {
+    let answer = answer.trim().to_lowercase();
+    if answer.is_empty() {
+        return None;
+    }
+    if let Ok(number) = answer.parse::<usize>() {
+        return options.get(number.wrapping_sub(1)).cloned();
+    }
+    let words = |option: &String| option.to_lowercase();
+    options
+        .iter()
+        .find(|option| words(option) == answer)
+        .or_else(|| options.iter().find(|option| words(option).split_whitespace().last() == Some(answer.as_str())))
+        .or_else(|| {
+            let mut first_letter = options.iter().filter(|option| {
+                words(option).split_whitespace().last().and_then(|w| w.chars().next()) == answer.chars().next()
+            });
+            let only = first_letter.next();
+            if answer.chars().count() == 1 && first_letter.next().is_none() {
+                only
+            } else {
+                None
+            }
+        })
+        .cloned()
+}
+
+fn read_always_allow(path: &Path) -> Result<Vec<String>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+    };
+    let settings: Value = serde_yaml::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+    Ok(settings
+        .get("approvals")
+        .and_then(|a| a.get("always_allow"))
+        .and_then(Value::as_sequence)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect())
+}
+
+/// Rewrites `approvals.always_allow`, keeping every other setting in the file.
+fn write_always_allow(path: &Path, keys: &[String]) -> Result<(), String> {
+    let mut settings = match std::fs::read_to_string(path) {
+        Ok(text) => serde_yaml::from_str::<Value>(&text).map_err(|err| format!("{}: {err}", path.display()))?,
+        Err(_) => Value::Mapping(Mapping::new()),
+    };
+    if !settings.is_mapping() {
+        return Err(format!("{}: expected a mapping at the top", path.display()));
+    }
+    let approvals = settings
+        .as_mapping_mut()
+        .expect("checked above")
+        .entry(Value::from("approvals"))
+        .or_insert_with(|| Value::Mapping(Mapping::new()));
+    let Some(approvals) = approvals.as_mapping_mut() else {
+        return Err(format!("{}: `approvals` must be a mapping", path.display()));
+    };
+    approvals
+        .insert(Value::from("always_allow"), Value::Sequence(keys.iter().map(|k| Value::from(k.as_str())).collect()));
+    let text = serde_yaml::to_string(&settings).map_err(|err| err.to_string())?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|err| format!("cannot write {}: {err}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> Vec<String> {
+        ["Allow once", "Allow always", "Deny"].map(str::to_owned).to_vec()
+    }
+
+    #[test]
+    fn answers_by_number_text_or_letter() {
+        let o = options();
+        assert_eq!(choose("2\n", &o).as_deref(), Some("Allow always"));
+        assert_eq!(choose("deny", &o).as_deref(), Some("Deny"));
+        assert_eq!(choose("Allow once", &o).as_deref(), Some("Allow once"));
+        assert_eq!(choose("always", &o).as_deref(), Some("Allow always"));
+        assert_eq!(choose("a", &o).as_deref(), Some("Allow always"));
+        assert_eq!(choose("o", &o).as_deref(), Some("Allow once"));
+        assert_eq!(choose("d", &o).as_deref(), Some("Deny"));
+        assert_eq!(choose("7", &o), None);
+        assert_eq!(choose("", &o), None);
+    }
+
+    #[test]
+    fn allow_always_is_kept_beside_other_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".amplifier/settings.local.yaml");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "show_token_usage: true\n").unwrap();
+        write_always_allow(&path, &["Allow the tool `bash`?".to_owned()]).unwrap();
+        assert_eq!(read_always_allow(&path).unwrap(), ["Allow the tool `bash`?"]);
+        assert!(std::fs::read_to_string(&path).unwrap().contains("show_token_usage: true"));
+        assert_eq!(read_always_allow(&dir.path().join("missing.yaml")).unwrap(), Vec::<String>::new());
+    }
+}

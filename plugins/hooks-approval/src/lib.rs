@@ -1,0 +1,288 @@
+//! `hooks-approval`: a decision for every tool call, before it runs.
+//!
+//! ```yaml
+//! hooks:
+//!   - module: hooks-approval
+//!     source: ../plugins/hooks-approval
+//!     config:
+//!       rules:                                  # first match wins
+//!         - {tool: bash, when: {command: "git status*"}, action: auto_approve}
+//!         - {tool: bash, action: ask}
+//!         - {tool: write_file, when: {file_path: "/etc/**"}, action: deny}
+//!       high_risk_tools: [bash, write_file, edit_file]   # no rule matched: high_risk_action
+//!       high_risk_action: deny
+//!       default_action: auto_approve
+//!       audit_log: .amplifier/approvals.jsonl
+//! ```
+//!
+//! Runs on `tool:pre` at priority -10, before hooks that rewrite input. An
+//! `ask` is upstream's `ask_user` verdict: the kernel puts the question to
+//! the front end's approval system (the CLI asks on the terminal; with no
+//! terminal, `approval_default` applies) with the options `Allow once`,
+//! `Allow always` and `Deny`. The question's first line names the tool
+//! only, so a front end can remember "allow always" per tool.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use amplifier_sdk::prelude::*;
+use globset::{Glob, GlobMatcher};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Action {
+    AutoApprove,
+    Ask,
+    Deny,
+}
+
+#[derive(Debug, Deserialize)]
+struct RuleConfig {
+    tool: String,
+    #[serde(default)]
+    when: std::collections::BTreeMap<String, String>,
+    action: Action,
+}
+
+#[derive(Debug, Deserialize)]
+struct Config {
+    #[serde(default)]
+    rules: Vec<RuleConfig>,
+    #[serde(default = "high_risk_tools")]
+    high_risk_tools: Vec<String>,
+    #[serde(default = "deny")]
+    high_risk_action: Action,
+    #[serde(default = "auto_approve")]
+    default_action: Action,
+    #[serde(default = "five_minutes")]
+    timeout: f64,
+    #[serde(default)]
+    approval_default: ApprovalDefault,
+    #[serde(default)]
+    audit_log: Option<PathBuf>,
+}
+
+fn high_risk_tools() -> Vec<String> {
+    ["bash", "write_file", "edit_file"].map(str::to_owned).to_vec()
+}
+fn deny() -> Action {
+    Action::Deny
+}
+fn auto_approve() -> Action {
+    Action::AutoApprove
+}
+fn five_minutes() -> f64 {
+    300.0
+}
+
+struct Rule {
+    tool: GlobMatcher,
+    /// Argument name → pattern on its value (a string as is, anything else as JSON).
+    when: Vec<(String, GlobMatcher)>,
+    action: Action,
+}
+
+impl Rule {
+    fn matches(&self, tool: &str, input: &Value) -> bool {
+        self.tool.is_match(tool)
+            && self.when.iter().all(|(argument, pattern)| match input.get(argument) {
+                Some(Value::String(text)) => pattern.is_match(text),
+                Some(other) => pattern.is_match(other.to_string()),
+                None => false,
+            })
+    }
+}
+
+struct Approvals {
+    rules: Vec<Rule>,
+    high_risk: Vec<GlobMatcher>,
+    high_risk_action: Action,
+    default_action: Action,
+    timeout: f64,
+    approval_default: ApprovalDefault,
+    audit: Option<Mutex<File>>,
+}
+
+impl Approvals {
+    /// The action for a call and why.
+    fn decide(&self, tool: &str, input: &Value) -> (Action, String) {
+        if let Some((index, rule)) = self.rules.iter().enumerate().find(|(_, rule)| rule.matches(tool, input)) {
+            return (rule.action, format!("rules[{index}]"));
+        }
+        if self.high_risk.iter().any(|pattern| pattern.is_match(tool)) {
+            return (self.high_risk_action, "high_risk_action (a high-risk tool no rule matched)".to_owned());
+        }
+        (self.default_action, "default_action".to_owned())
+    }
+
+    fn audit(&self, data: &JsonMap, tool: &str, action: Action, why: &str) {
+        let Some(file) = &self.audit else { return };
+        let record = json!({
+            "timestamp": data.get("timestamp"),
+            "session_id": data.get("session_id"),
+            "tool": tool,
+            "tool_call_id": data.get("tool_call_id"),
+            "decision": action,
+            "by": why,
+        });
+        let mut line = record.to_string();
+        line.push('\n');
+        let mut file = file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Err(err) = file.write_all(line.as_bytes()) {
+            tracing::warn!(error = %err, "cannot write the approval audit log");
+        }
+    }
+}
+
+impl serde::Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Action::AutoApprove => "auto_approve",
+            Action::Ask => "ask",
+            Action::Deny => "deny",
+        })
+    }
+}
+
+impl HookHandler for Approvals {
+    fn subscriptions(&self) -> Vec<Subscription> {
+        vec![Subscription::new(amplifier_sdk::events::TOOL_PRE, -10, "hooks-approval")]
+    }
+
+    async fn handle(&self, _event: &str, data: JsonMap) -> ModuleResult<HookResult> {
+        let tool = data.get("tool_name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let input = data.get("tool_input").cloned().unwrap_or(Value::Null);
+        let (action, why) = self.decide(&tool, &input);
+        self.audit(&data, &tool, action, &why);
+        Ok(match action {
+            Action::AutoApprove => HookResult::continue_(),
+            Action::Deny => HookResult::deny(format!("hooks-approval: `{tool}` is not allowed ({why})")),
+            Action::Ask => HookResult {
+                action: HookAction::AskUser,
+                approval_prompt: Some(format!("Allow the tool `{tool}`?\n{}", arguments_line(&input))),
+                approval_options: Some(["Allow once", "Allow always", "Deny"].map(str::to_owned).to_vec()),
+                approval_timeout: self.timeout,
+                approval_default: self.approval_default,
+                reason: Some(format!("hooks-approval: `{tool}` needs approval ({why})")),
+                ..HookResult::default()
+            },
+        })
+    }
+}
+
+/// The arguments on one line, cut so a large file body does not flood the prompt.
+fn arguments_line(input: &Value) -> String {
+    const MAX: usize = 400;
+    let text = input.to_string();
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+fn glob(module: &str, field: &str, pattern: &str) -> ModuleResult<GlobMatcher> {
+    Glob::new(pattern).map(|glob| glob.compile_matcher()).map_err(|err| {
+        ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {module}: {field}: {err}"))
+    })
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<Approvals> {
+    let config: Config = ctx.config()?;
+    let module = ctx.module;
+    let rules = config
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(index, rule)| {
+            let when = rule
+                .when
+                .iter()
+                .map(|(argument, pattern)| {
+                    Ok((argument.clone(), glob(module, &format!("rules[{index}].when.{argument}"), pattern)?))
+                })
+                .collect::<ModuleResult<_>>()?;
+            Ok(Rule { tool: glob(module, &format!("rules[{index}].tool"), &rule.tool)?, when, action: rule.action })
+        })
+        .collect::<ModuleResult<_>>()?;
+    let high_risk = config
+        .high_risk_tools
+        .iter()
+        .enumerate()
+        .map(|(index, pattern)| glob(module, &format!("high_risk_tools[{index}]"), pattern))
+        .collect::<ModuleResult<_>>()?;
+    let audit = match &config.audit_log {
+        Some(path) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let file = OpenOptions::new().create(true).append(true).open(path).map_err(|err| {
+                ModuleError::internal(format!("{module}: cannot open audit_log {}: {err}", path.display()))
+            })?;
+            Some(Mutex::new(file))
+        }
+        None => None,
+    };
+    Ok(Approvals {
+        rules,
+        high_risk,
+        high_risk_action: config.high_risk_action,
+        default_action: config.default_action,
+        timeout: config.timeout,
+        approval_default: config.approval_default,
+        audit,
+    })
+}
+
+export_module!(hook => mount);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(tool, [(argument, pattern)], action)`.
+    type TestRule<'a> = (&'a str, &'a [(&'a str, &'a str)], Action);
+
+    fn approvals(rules: &[TestRule]) -> Approvals {
+        Approvals {
+            rules: rules
+                .iter()
+                .map(|(tool, when, action)| Rule {
+                    tool: Glob::new(tool).unwrap().compile_matcher(),
+                    when: when.iter().map(|(a, p)| (a.to_string(), Glob::new(p).unwrap().compile_matcher())).collect(),
+                    action: *action,
+                })
+                .collect(),
+            high_risk: vec![Glob::new("bash").unwrap().compile_matcher()],
+            high_risk_action: Action::Deny,
+            default_action: Action::AutoApprove,
+            timeout: 1.0,
+            approval_default: ApprovalDefault::Deny,
+            audit: None,
+        }
+    }
+
+    #[test]
+    fn the_first_matching_rule_wins_then_high_risk_then_the_default() {
+        let a = approvals(&[
+            ("bash", &[("command", "git status*")], Action::AutoApprove),
+            ("bash", &[], Action::Ask),
+            ("write_*", &[("file_path", "/etc/**")], Action::Deny),
+        ]);
+        assert_eq!(a.decide("bash", &json!({"command": "git status -s"})).0, Action::AutoApprove);
+        assert_eq!(a.decide("bash", &json!({"command": "rm -rf x"})), (Action::Ask, "rules[1]".to_owned()));
+        assert_eq!(a.decide("write_file", &json!({"file_path": "/etc/passwd"})).0, Action::Deny);
+        assert_eq!(a.decide("write_file", &json!({"file_path": "notes.md"})).0, Action::AutoApprove);
+        let none = approvals(&[]);
+        assert_eq!(none.decide("bash", &json!({})).0, Action::Deny, "high risk, no rule");
+        assert_eq!(none.decide("echo", &json!({})).0, Action::AutoApprove);
+    }
+
+    #[test]
+    fn long_arguments_are_cut_in_the_question() {
+        let line = arguments_line(&json!({"content": "x".repeat(1000)}));
+        assert!(line.chars().count() <= 401 && line.ends_with('…'));
+    }
+}
