@@ -8,6 +8,7 @@ mod approval;
 mod model;
 mod module;
 mod output;
+mod repl;
 mod run;
 mod serve;
 mod session_cmd;
@@ -90,10 +91,19 @@ fn main() -> ExitCode {
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
-        None => {
-            eprintln!("error: no command given\n\nhint: try `amplifier run --plan mount-plans/quickstart.yaml \"hello\"`, or `amplifier --help`");
-            exit::USAGE
-        }
+        // A person at a terminal with a plan chosen in the environment: talk.
+        None => match std::env::var_os("AMPLIFIER_PLAN") {
+            Some(plan) if std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
+                repl::repl(std::path::Path::new(&plan), false, false, None)
+            }
+            _ => {
+                eprintln!(
+                    "error: no command given\n\nhint: `amplifier run --plan mount-plans/quickstart.yaml` talks to an agent \
+                     (set AMPLIFIER_PLAN to make that plain `amplifier`), or see `amplifier --help`"
+                );
+                exit::USAGE
+            }
+        },
     };
     ExitCode::from(code)
 }

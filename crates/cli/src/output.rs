@@ -72,6 +72,12 @@ pub struct TextStreamer {
 }
 
 impl TextStreamer {
+    /// Forgets what was streamed: the next turn starts afresh.
+    pub fn reset(&self) {
+        self.streamed.store(false, Ordering::SeqCst);
+        self.ends_with_newline.store(false, Ordering::SeqCst);
+    }
+
     /// Prints `response` unless it was streamed, ending the output with a newline.
     pub fn finish(&self, response: &str) {
         if !self.streamed.load(Ordering::SeqCst) {

@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use amplifier_kernel::plan::MountPlan;
 use amplifier_kernel::session::{LoadReport, Session, SessionOptions};
 use amplifier_loader::DylibLoader;
 use amplifier_plan::{PlanDiagnostic, PlanError};
@@ -41,6 +42,10 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> u8 {
+    // No prompt, and a person at the terminal: an interactive session.
+    if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
+        return crate::repl::repl(&args.plan, args.offline, args.locked, args.session_name.as_deref());
+    }
     let prompt = match read_prompt(args.prompt) {
         Ok(prompt) => prompt,
         Err(message) => {
@@ -48,46 +53,56 @@ pub fn run(args: RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let parsed = match amplifier_plan::parse_plan_file(&args.plan) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            print_plan_error(&err);
-            return exit::USAGE;
-        }
+    let prepared = match prepare(&args.plan, args.offline, args.locked) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
     };
-    print_diagnostics("warning", &parsed.warnings);
-    let base_dir = args.plan.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("error: cannot start the async runtime: {err}");
-            return exit::RUN_FAILED;
-        }
-    };
-    let lock = match PlanLock::open(&args.plan, &parsed.plan, args.locked) {
-        Ok(lock) => lock,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
-    if !args.offline {
-        if let Err(message) = crate::model::pull_missing_for(&parsed.plan) {
-            eprintln!("error: {message}");
-            return exit::RUN_FAILED;
-        }
-    }
-    let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
-    loader.set_offline(args.offline);
-    lock.configure(&mut loader);
-    let loader = Arc::new(loader);
+    let Prepared { plan, runtime, lock, loader } = prepared;
     if args.output_format == OutputFormat::Sse {
         let persist = crate::sse::Persist { lock, loader, plan_path: args.plan, session_name: args.session_name };
-        return runtime.block_on(crate::sse::run_to_stdout(parsed.plan, persist, prompt, args.allow_partial));
+        return runtime.block_on(crate::sse::run_to_stdout(plan, persist, prompt, args.allow_partial));
     }
-    let session = Session::new(parsed.plan, loader.clone(), SessionOptions::default());
+    let session = Session::new(plan, loader.clone(), SessionOptions::default());
     let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());
     runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))
+}
+
+/// What a session needs before it starts: the parsed plan, a runtime, the
+/// plan's lock and the loader (missing local models pulled).
+pub(crate) struct Prepared {
+    pub plan: MountPlan,
+    pub runtime: tokio::runtime::Runtime,
+    pub lock: PlanLock,
+    pub loader: Arc<DylibLoader>,
+}
+
+/// Parses the plan and sets up what loads it; `Err` is the exit code, the
+/// reason already printed.
+pub(crate) fn prepare(plan_path: &Path, offline: bool, locked: bool) -> Result<Prepared, u8> {
+    let parsed = amplifier_plan::parse_plan_file(plan_path).map_err(|err| {
+        print_plan_error(&err);
+        exit::USAGE
+    })?;
+    print_diagnostics("warning", &parsed.warnings);
+    let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|err| {
+        eprintln!("error: cannot start the async runtime: {err}");
+        exit::RUN_FAILED
+    })?;
+    let lock = PlanLock::open(plan_path, &parsed.plan, locked).map_err(|message| {
+        eprintln!("error: {message}");
+        exit::USAGE
+    })?;
+    if !offline {
+        crate::model::pull_missing_for(&parsed.plan).map_err(|message| {
+            eprintln!("error: {message}");
+            exit::RUN_FAILED
+        })?;
+    }
+    let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
+    loader.set_offline(offline);
+    lock.configure(&mut loader);
+    Ok(Prepared { plan: parsed.plan, runtime, lock, loader: Arc::new(loader) })
 }
 
 pub(crate) fn print_plan_error(err: &PlanError) {
@@ -194,7 +209,7 @@ pub(crate) async fn run_session(
     }
 }
 
-fn print_load_summary(report: &LoadReport) {
+pub(crate) fn print_load_summary(report: &LoadReport) {
     eprintln!("error: {} module(s) failed to load:", report.failures.len());
     for failure in &report.failures {
         eprintln!("  - {} {} ({}): {}", failure.kind, failure.module, failure.field_path, failure.error);

@@ -195,6 +195,29 @@ pub fn finish(recording: Option<Recording>, status: RunStatus, succeeded: bool) 
     recorder.save(captured.as_deref(), Some(status));
 }
 
+/// Writes a finished turn of a session that goes on (the REPL), as
+/// [`finish`] does but leaving the session `running`. Call after [`capture`].
+pub fn save_turn(recording: Option<&Recording>) {
+    let Some(recording) = recording else { return };
+    let recorder = &recording.recorder;
+    let captured = recorder.state().captured.take();
+    recorder.save(captured.as_deref(), None);
+    // The quiet-period saver starts again with the next turn's first event.
+    recorder.saver_started.store(false, Ordering::SeqCst);
+}
+
+/// Starts the next turn of a session that goes on (the REPL's second and
+/// later prompts; [`Recording::create`] starts the first).
+pub fn begin_turn(recording: Option<&Recording>) {
+    let Some(recording) = recording else { return };
+    let recorder = &recording.recorder;
+    let turn = recorder.store.lock().unwrap_or_else(PoisonError::into_inner).begin_turn(&recorder.session_id);
+    match turn {
+        Ok(turn) => recorder.state().turn = turn,
+        Err(err) => eprintln!("warning: cannot start turn in session {}: {err}", recorder.session_id),
+    }
+}
+
 struct State {
     turn: u32,
     /// The history as stored, with each message's turn.

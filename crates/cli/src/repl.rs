@@ -1,0 +1,190 @@
+//! The interactive session: `amplifier run --plan FILE` with no prompt on a
+//! terminal, or `amplifier` alone (with `$AMPLIFIER_PLAN`).
+//!
+//! One session for the whole conversation, loaded once; each line is a
+//! turn, recorded in the store like `amplifier run` (so `session resume`
+//! picks it up). The line editor (rustyline) keeps its history in
+//! `$AMPLIFIER_HOME/history`. Ctrl-C during a turn cancels it gracefully
+//! (running tools finish), a second Ctrl-C immediately; at the prompt it
+//! clears the line. Ctrl-D or `/exit` ends the session.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use amplifier_kernel::models::{Message, RunStatus};
+use amplifier_kernel::session::{Session, SessionOptions};
+use amplifier_kernel::Coordinator;
+use rustyline::error::ReadlineError;
+use rustyline::DefaultEditor;
+
+use crate::exit;
+use crate::output::{self, FrontEnd, OutputFormat};
+use crate::run::{prepare, print_load_summary, Prepared};
+use crate::store_recorder::{self, Recording};
+
+const HELP: &str = "\
+  /help          this list
+  /tools         the tools the model can call
+  /status        session id, turns, tokens and cost so far
+  /clear         forget the conversation (the session goes on)
+  /save FILE     write the conversation as JSON
+  /exit          end the session (or Ctrl-D)
+Anything else is a prompt. Ctrl-C cancels a running turn (twice: at once).";
+
+pub fn repl(plan_path: &Path, offline: bool, locked: bool, session_name: Option<&str>) -> u8 {
+    let Prepared { plan, runtime, lock, loader } = match prepare(plan_path, offline, locked) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
+    };
+    let session = Session::new(plan, loader.clone(), SessionOptions::default());
+    let coordinator = session.coordinator().clone();
+    let recording = Recording::create(&coordinator, plan_path, session_name);
+    let front = output::attach(&coordinator, OutputFormat::Text);
+    coordinator.set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
+
+    let report = match runtime.block_on(session.initialize()) {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return exit::RUN_FAILED;
+        }
+    };
+    lock.after_load(&loader, report.failures.is_empty());
+    if !report.failures.is_empty() {
+        print_load_summary(&report);
+        runtime.block_on(session.cleanup());
+        return exit::RUN_FAILED;
+    }
+
+    let mut editor = match DefaultEditor::new() {
+        Ok(editor) => editor,
+        Err(err) => {
+            eprintln!("error: cannot start the line editor: {err}");
+            return exit::RUN_FAILED;
+        }
+    };
+    let history = amplifier_loader::amplifier_home().join("history");
+    // A first session has no history yet.
+    let _ = editor.load_history(&history);
+    eprintln!(
+        "amplifier: session {} on {} — /help for commands, Ctrl-D to leave",
+        session.session_id(),
+        plan_path.display()
+    );
+    let mut turns = 0;
+    loop {
+        let line = match editor.readline("> ") {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(err) => {
+                eprintln!("error: cannot read the line: {err}");
+                break;
+            }
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let _ = editor.add_history_entry(line);
+        if let Some(command) = line.strip_prefix('/') {
+            match runtime.block_on(slash(command, &session, &coordinator, &front, turns)) {
+                Flow::Continue => continue,
+                Flow::Exit => break,
+            }
+        }
+        if turns > 0 {
+            store_recorder::begin_turn(recording.as_ref());
+        }
+        turns += 1;
+        runtime.block_on(turn(&session, &coordinator, &front, line, recording.as_ref()));
+    }
+    if let Some(dir) = history.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(err) = editor.save_history(&history) {
+        eprintln!("warning: cannot save the line history to {}: {err}", history.display());
+    }
+    runtime.block_on(async {
+        store_recorder::capture(recording.as_ref(), &coordinator).await;
+        session.cleanup().await;
+    });
+    store_recorder::finish(recording, session.status(), true);
+    lock.after_run(&loader, true);
+    exit::SUCCESS
+}
+
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// One prompt, with Ctrl-C wired to the session's cancellation.
+async fn turn(
+    session: &Session,
+    coordinator: &Arc<Coordinator>,
+    front: &FrontEnd,
+    prompt: &str,
+    recording: Option<&Recording>,
+) {
+    coordinator.cancellation().reset();
+    let cancellation = coordinator.cancellation().clone();
+    let ctrl_c = tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            let state = cancellation.request();
+            eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
+        }
+    });
+    let result = session.execute(prompt).await;
+    ctrl_c.abort();
+    match result {
+        Ok(response) => front.text.finish(&response),
+        Err(_) if session.status() == RunStatus::Cancelled => eprintln!("(turn cancelled)"),
+        Err(err) => eprintln!("error: {err}"),
+    }
+    front.text.reset();
+    store_recorder::capture(recording, coordinator).await;
+    store_recorder::save_turn(recording);
+}
+
+async fn slash(command: &str, session: &Session, coordinator: &Coordinator, front: &FrontEnd, turns: usize) -> Flow {
+    let (name, argument) = command.split_once(' ').map_or((command, ""), |(n, a)| (n, a.trim()));
+    match name {
+        "help" => println!("{HELP}"),
+        "exit" | "quit" => return Flow::Exit,
+        "tools" => {
+            for tool in coordinator.tool_specs() {
+                println!("  {:<24} {}", tool.name, tool.description.unwrap_or_default().lines().next().unwrap_or(""));
+            }
+        }
+        "status" => {
+            let usage = front.meter.total();
+            let cost = usage.cost_usd.as_deref().map(|c| format!(", ${c}")).unwrap_or_default();
+            println!("session  {}", session.session_id());
+            println!("turns    {turns}");
+            println!(
+                "tokens   {} input + {} output = {}{cost}",
+                usage.input_tokens, usage.output_tokens, usage.total_tokens
+            );
+            let providers: Vec<String> = coordinator.providers().into_iter().map(|p| p.name).collect();
+            println!("provider {}", providers.join(", "));
+        }
+        "clear" => match coordinator.set_messages(Vec::<Message>::new()).await {
+            Ok(()) => println!("the conversation is forgotten; the session goes on"),
+            Err(err) => eprintln!("error: cannot clear the context: {err}"),
+        },
+        "save" if !argument.is_empty() => match coordinator.get_messages().await {
+            Ok(messages) => {
+                let text = serde_json::to_string_pretty(&messages).unwrap_or_default();
+                match std::fs::write(argument, text) {
+                    Ok(()) => println!("saved {} messages to {argument}", messages.len()),
+                    Err(err) => eprintln!("error: cannot write {argument}: {err}"),
+                }
+            }
+            Err(err) => eprintln!("error: cannot read the conversation: {err}"),
+        },
+        "save" => eprintln!("usage: /save FILE"),
+        _ => eprintln!("unknown command /{name}; /help lists them"),
+    }
+    Flow::Continue
+}

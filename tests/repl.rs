@@ -1,0 +1,165 @@
+//! The REPL in a real pseudo-terminal (util-linux `script`), typed into line
+//! by line as its prompt appears: prompts are turns of one stored session,
+//! slash commands answer, Ctrl-D leaves.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// A program on a pseudo-terminal: what it printed so far, and its keyboard.
+struct Terminal {
+    child: Child,
+    keyboard: ChildStdin,
+    screen: Arc<Mutex<String>>,
+    /// How much of the screen earlier `expect`s consumed.
+    seen: usize,
+}
+
+impl Terminal {
+    fn start(dir: &Path, state: &Path, command: &str) -> Terminal {
+        let mut child = Command::new("script")
+            .args(["--quiet", "--return", "--command", command, "/dev/null"])
+            .current_dir(dir)
+            .env("AMPLIFIER_HOME", amplifier_home())
+            .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
+            .env("AMPLIFIER_STATE_DIR", state)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("util-linux `script`");
+        let keyboard = child.stdin.take().unwrap();
+        let mut output = child.stdout.take().unwrap();
+        let screen = Arc::new(Mutex::new(String::new()));
+        let sink = screen.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0; 4096];
+            while let Ok(n @ 1..) = output.read(&mut buffer) {
+                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..n]));
+            }
+        });
+        Terminal { child, keyboard, screen, seen: 0 }
+    }
+
+    /// Waits until `text` appears after what was already seen.
+    fn expect(&mut self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let screen = self.screen.lock().unwrap().clone();
+            if let Some(at) = screen[self.seen..].find(text) {
+                self.seen += at + text.len();
+                return;
+            }
+            assert!(Instant::now() < deadline, "never saw {text:?}; the screen:\n{screen}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn type_keys(&mut self, keys: &str) {
+        self.keyboard.write_all(keys.as_bytes()).unwrap();
+        self.keyboard.flush().unwrap();
+    }
+
+    fn wait(mut self) -> bool {
+        self.child.wait().unwrap().success()
+    }
+}
+
+#[test]
+fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let provider = scripted(r#"[{text: "first answer"}, {text: "second answer"}]"#);
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
+    // Build the plugins first, so the terminal shows only the session.
+    let built = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "warm up"])
+        .env("AMPLIFIER_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    terminal.expect("/help for commands");
+    terminal.expect("> ");
+    terminal.type_keys("hello\r");
+    terminal.expect("first answer");
+    terminal.expect("> ");
+    terminal.type_keys("/status\r");
+    terminal.expect("turns    1");
+    terminal.expect("> ");
+    terminal.type_keys("/tools\r");
+    terminal.expect("echo");
+    terminal.expect("> ");
+    terminal.type_keys("/nope\r");
+    terminal.expect("unknown command /nope");
+    terminal.expect("> ");
+    terminal.type_keys("again\r");
+    terminal.expect("second answer");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    assert!(terminal.wait(), "Ctrl-D ends the REPL with success");
+
+    // The REPL's session is the newest: both turns, completed.
+    let list = amplifier(dir.path()).args(["session", "list"]).env("AMPLIFIER_STATE_DIR", &state).output().unwrap();
+    let newest =
+        stdout(&list).lines().nth(1).unwrap_or_default().split_whitespace().next().unwrap_or_default().to_owned();
+    let show =
+        amplifier(dir.path()).args(["session", "show", &newest]).env("AMPLIFIER_STATE_DIR", &state).output().unwrap();
+    let show = stdout(&show);
+    let field = |name: &str| show.lines().find(|l| l.starts_with(name)).unwrap_or_default().to_owned();
+    assert!(field("messages").trim_end().ends_with(" 4"), "{show}");
+    assert!(field("turns").trim_end().ends_with(" 2"), "{show}");
+    assert!(field("status").contains("completed"), "{show}");
+}
+
+#[test]
+fn ctrl_c_cancels_the_running_turn_and_the_session_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let started = dir.path().join("started");
+    let bash = format!(
+        "  - {{module: tool-bash, source: \"{}\", config: {{working_dir: \"{}\"}}}}",
+        plugin("tool-bash"),
+        dir.path().display()
+    );
+    let sleep = format!("touch {} && sleep 2", started.display());
+    let provider = scripted(&format!(
+        r#"[{{tool_calls: [{{name: bash, arguments: {{command: "{sleep}"}}}}]}}, {{text: "still here"}}]"#
+    ));
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, &bash, "  []")).unwrap();
+    let built = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "--allow-partial", "warm up"])
+        .env("AMPLIFIER_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    std::fs::remove_file(&started).ok();
+
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    terminal.expect("> ");
+    terminal.type_keys("sleep please\r");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the tool never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    terminal.type_keys("\u{3}");
+    terminal.expect("cancelling");
+    terminal.expect("(turn cancelled)");
+    // The running tool finishes (graceful), the turn ends, the prompt returns.
+    terminal.expect("> ");
+    terminal.type_keys("are you there?\r");
+    terminal.expect("still here");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    assert!(terminal.wait());
+}
