@@ -12,6 +12,7 @@ mod repl;
 mod run;
 mod serve;
 mod session_cmd;
+mod settings;
 mod sse;
 mod store_recorder;
 mod update;
@@ -49,6 +50,8 @@ enum Command {
     Module(module::ModuleArgs),
     /// Local models for provider-local: pull, list.
     Model(model::ModelArgs),
+    /// Settings: `config show` prints each one with where it came from.
+    Config(settings::ConfigArgs),
     /// Serve runs over HTTP: `POST /v1/runs` answers a Server-Sent Events stream.
     Serve(serve::ServeArgs),
     /// Stored sessions: list, show, export, resume, fork, delete, cleanup.
@@ -87,19 +90,20 @@ fn main() -> ExitCode {
         Some(Command::Update(args)) => update::update(args),
         Some(Command::Module(args)) => module::run(args),
         Some(Command::Model(args)) => model::run(args),
+        Some(Command::Config(args)) => settings::config(args),
         Some(Command::Serve(args)) => serve::serve(args),
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
         // A person at a terminal with a plan chosen in the environment: talk.
-        None => match std::env::var_os("AMPLIFIER_PLAN") {
+        None => match settings::Settings::load(std::path::Path::new(".")).get("plan").and_then(|p| p.as_str()) {
             Some(plan) if std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
-                repl::repl(std::path::Path::new(&plan), false, false, None)
+                repl::repl(std::path::Path::new(plan), false, false, None)
             }
             _ => {
                 eprintln!(
                     "error: no command given\n\nhint: `amplifier run --plan mount-plans/quickstart.yaml` talks to an agent \
-                     (set AMPLIFIER_PLAN to make that plain `amplifier`), or see `amplifier --help`"
+                     (set `plan` in .amplifier/settings.yaml or $AMPLIFIER_PLAN to make that plain `amplifier`), or see `amplifier --help`"
                 );
                 exit::USAGE
             }

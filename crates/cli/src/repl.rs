@@ -1,12 +1,13 @@
 //! The interactive session: `amplifier run --plan FILE` with no prompt on a
-//! terminal, or `amplifier` alone (with `$AMPLIFIER_PLAN`).
+//! terminal, or `amplifier` alone (with the setting `plan`).
 //!
 //! One session for the whole conversation, loaded once; each line is a
 //! turn, recorded in the store like `amplifier run` (so `session resume`
 //! picks it up). The line editor (rustyline) keeps its history in
 //! `$AMPLIFIER_HOME/history`. Ctrl-C during a turn cancels it gracefully
 //! (running tools finish), a second Ctrl-C immediately; at the prompt it
-//! clears the line. Ctrl-D or `/exit` ends the session.
+//! clears the line. Ctrl-D or `/exit` ends the session. With the setting
+//! `show_token_usage`, each turn ends with its token count.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -28,6 +29,7 @@ const HELP: &str = "\
   /status        session id, turns, tokens and cost so far
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
+  /config        the settings and where each came from
   /exit          end the session (or Ctrl-D)
 Anything else is a prompt. Ctrl-C cancels a running turn (twice: at once).";
 
@@ -71,6 +73,10 @@ pub fn repl(plan_path: &Path, offline: bool, locked: bool, session_name: Option<
         session.session_id(),
         plan_path.display()
     );
+    let show_usage = crate::settings::Settings::load(Path::new("."))
+        .get("show_token_usage")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
     let mut turns = 0;
     loop {
         let line = match editor.readline("> ") {
@@ -97,7 +103,17 @@ pub fn repl(plan_path: &Path, offline: bool, locked: bool, session_name: Option<
             store_recorder::begin_turn(recording.as_ref());
         }
         turns += 1;
+        let before = front.meter.total();
         runtime.block_on(turn(&session, &coordinator, &front, line, recording.as_ref()));
+        if show_usage {
+            let after = front.meter.total();
+            let cost = after.cost_usd.as_deref().map(|c| format!(", ${c} so far")).unwrap_or_default();
+            eprintln!(
+                "[{} input + {} output tokens{cost}]",
+                after.input_tokens - before.input_tokens,
+                after.output_tokens - before.output_tokens
+            );
+        }
     }
     if let Some(dir) = history.parent() {
         let _ = std::fs::create_dir_all(dir);
@@ -184,6 +200,7 @@ async fn slash(command: &str, session: &Session, coordinator: &Coordinator, fron
             Err(err) => eprintln!("error: cannot read the conversation: {err}"),
         },
         "save" => eprintln!("usage: /save FILE"),
+        "config" => print!("{}", crate::settings::Settings::load(Path::new(".")).render()),
         _ => eprintln!("unknown command /{name}; /help lists them"),
     }
     Flow::Continue

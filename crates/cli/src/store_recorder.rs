@@ -30,10 +30,6 @@ use amplifier_store::{NewEvent, NewMessage, NewSession, Retention, SessionLock, 
 
 /// Overrides where the store lives (default: `$AMPLIFIER_HOME`).
 pub const STATE_DIR_ENV: &str = "AMPLIFIER_STATE_DIR";
-/// Events kept per session (`0`: unlimited; default 10,000).
-pub const MAX_EVENTS_ENV: &str = "AMPLIFIER_EVENTS_MAX_ROWS";
-/// Days events are kept (`0` or unset: no age limit).
-pub const MAX_DAYS_ENV: &str = "AMPLIFIER_EVENTS_MAX_DAYS";
 
 /// How long a session must be quiet before what it did so far is saved.
 const QUIET: Duration = Duration::from_millis(200);
@@ -48,25 +44,11 @@ pub fn state_dir() -> PathBuf {
     }
 }
 
+/// Event retention from the settings (`events.max_rows`, `events.max_days`,
+/// or their environment variables).
 fn retention() -> Result<Retention, String> {
-    let read = |name: &str| -> Result<Option<Option<u64>>, String> {
-        match std::env::var(name) {
-            Err(_) => Ok(None),
-            Ok(text) => match text.trim().parse::<u64>() {
-                Ok(0) => Ok(Some(None)),
-                Ok(n) => Ok(Some(Some(n))),
-                Err(_) => Err(format!("{name}={text}: expected a whole number (0 for no limit)")),
-            },
-        }
-    };
-    let mut retention = Retention::default();
-    if let Some(rows) = read(MAX_EVENTS_ENV)? {
-        retention.max_events = rows;
-    }
-    if let Some(days) = read(MAX_DAYS_ENV)? {
-        retention.max_age_days = days;
-    }
-    Ok(retention)
+    let settings = crate::settings::Settings::load(Path::new("."));
+    Ok(Retention { max_events: settings.limit("events.max_rows")?, max_age_days: settings.limit("events.max_days")? })
 }
 
 /// Opens the session store with the configured retention.
