@@ -18,6 +18,8 @@ pub const CONTENT_BLOCK_DELTA: &str = "content_block:delta";
 pub const CONTENT_BLOCK_END: &str = "content_block:end";
 pub const THINKING_DELTA: &str = "thinking:delta";
 pub const THINKING_FINAL: &str = "thinking:final";
+/// Before a tool is chosen to run (loop-events): hooks may deny or change the choice.
+pub const TOOL_SELECTING: &str = "tool:selecting";
 pub const TOOL_PRE: &str = "tool:pre";
 pub const TOOL_POST: &str = "tool:post";
 pub const TOOL_ERROR: &str = "tool:error";

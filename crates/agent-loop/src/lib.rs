@@ -1,0 +1,337 @@
+//! The agent loop of the `loop-*` orchestrator plugins: upstream Amplifier's
+//! reference loop, with the variations its family of loops has.
+//!
+//! Per prompt: `prompt:submit`, then per iteration `provider:request`, one
+//! completion, `provider:response`; the requested tools run (`tool:pre` may
+//! deny or rewrite a call, `tool:post` may rewrite a result) and their
+//! results join the context in call order; the loop ends when the model
+//! answers without tools (`prompt:complete`, `orchestrator:complete`).
+//! Ephemeral hook injections go into the next request only, never the context.
+//!
+//! [`Style`] is what differs between the plugins: `loop-basic` runs a
+//! turn's tools in parallel; `loop-events` runs them one at a time and asks
+//! hooks first with `tool:selecting`, which may deny the choice or change
+//! the tool or its input.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use amplifier_sdk::ops::{EphemeralInjection, HookOutcome};
+use amplifier_sdk::prelude::*;
+use amplifier_sdk::{events, HookAction};
+use serde::Deserialize;
+
+const FINAL_ANSWER_REMINDER: &str =
+    "You have reached the maximum number of iterations for this prompt. Do not call any more tools: give your final answer now.";
+
+#[derive(Debug, Deserialize)]
+struct Config {
+    #[serde(default = "unlimited")]
+    max_iterations: i64,
+    #[serde(default)]
+    default_provider: Option<String>,
+    #[serde(default)]
+    extended_thinking: bool,
+    #[serde(default)]
+    reasoning_effort: Option<String>,
+}
+
+fn unlimited() -> i64 {
+    -1
+}
+
+/// What distinguishes one loop plugin from another.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// The plugin's name, in `orchestrator:complete`.
+    pub name: &'static str,
+    /// One tool at a time, each preceded by `tool:selecting`.
+    pub select_each_tool: bool,
+}
+
+/// `loop-basic`: tools in parallel.
+pub const BASIC: Style = Style { name: "loop-basic", select_each_tool: false };
+/// `loop-events`: `tool:selecting` before each tool, one at a time.
+pub const EVENTS: Style = Style { name: "loop-events", select_each_tool: true };
+
+pub struct AgentLoop {
+    host: Host,
+    config: Config,
+    style: Style,
+    /// Prompts run so far, for unique `parallel_group_id`s.
+    prompts: AtomicU64,
+}
+
+fn data(value: Value) -> JsonMap {
+    match value {
+        Value::Object(map) => map,
+        _ => JsonMap::new(),
+    }
+}
+
+impl AgentLoop {
+    async fn provider_name(&self) -> ModuleResult<String> {
+        if let Some(name) = &self.config.default_provider {
+            return Ok(name.clone());
+        }
+        let providers = self.host.providers().await?;
+        providers
+            .first()
+            .map(|p| p.name.clone())
+            .ok_or_else(|| ModuleError::new(ErrorKind::NotFound, "no provider is mounted"))
+    }
+
+    async fn complete_event(&self, turn_count: u64, status: &str) -> ModuleResult<()> {
+        let payload = json!({"orchestrator": self.style.name, "turn_count": turn_count, "status": status});
+        self.host.emit(events::ORCHESTRATOR_COMPLETE, data(payload)).await.map(drop)
+    }
+
+    async fn run(&self, prompt: String) -> ModuleResult<String> {
+        let prompt_no = self.prompts.fetch_add(1, Ordering::Relaxed) + 1;
+        let submitted = self.host.dispatch(events::PROMPT_SUBMIT, data(json!({"prompt": prompt}))).await?;
+        if submitted.is_denied() {
+            self.complete_event(0, "denied").await?;
+            return Err(ModuleError::new(
+                ErrorKind::Abort,
+                format!("prompt denied by hook: {}", submitted.reason.unwrap_or_default()),
+            ));
+        }
+        self.host.add_message(Message::user(prompt)).await?;
+        let provider = self.provider_name().await?;
+        let mut ephemeral = submitted.ephemeral_injections;
+        let mut iteration: u64 = 0;
+        loop {
+            iteration += 1;
+            if self.host.session_info().await?.cancellation != "none" {
+                self.host
+                    .emit(
+                        events::CANCEL_COMPLETED,
+                        data(json!({"orchestrator": self.style.name, "was_immediate": false, "turn_count": iteration - 1})),
+                    )
+                    .await?;
+                self.complete_event(iteration - 1, "cancelled").await?;
+                return Err(ModuleError::cancelled());
+            }
+            let limit_reached = self.config.max_iterations >= 0 && iteration > self.config.max_iterations as u64;
+            let request_event = json!({"provider": provider, "iteration": iteration, "max_reached": limit_reached});
+            let requested = self.host.dispatch(events::PROVIDER_REQUEST, data(request_event)).await?;
+            ephemeral.extend(requested.ephemeral_injections);
+            if limit_reached {
+                ephemeral.push(EphemeralInjection {
+                    content: FINAL_ANSWER_REMINDER.to_owned(),
+                    role: InjectionRole::System,
+                    append_to_last_tool_result: false,
+                });
+            }
+            let mut messages = self
+                .host
+                .get_messages_for_request(RequestView { token_budget: None, provider: Some(provider.clone()) })
+                .await?;
+            apply_ephemeral(&mut messages, std::mem::take(&mut ephemeral));
+            // Read every iteration: modules may mount tools while a turn runs.
+            let tools = self.host.tools().await?;
+            let request = ChatRequest {
+                messages,
+                tools: (!limit_reached && !tools.is_empty()).then_some(tools),
+                reasoning_effort: self.config.reasoning_effort.clone(),
+                metadata: self.config.extended_thinking.then(|| data(json!({"extended_thinking": true}))),
+                ..ChatRequest::default()
+            };
+            let response = match self.host.complete(Some(&provider), request).await {
+                Ok(response) => response,
+                Err(err) => {
+                    let error = json!({"type": err.kind_name(), "msg": err.message});
+                    let payload = json!({"provider": provider, "error": error, "retryable": err.retryable, "status_code": err.status_code});
+                    self.host.emit(events::PROVIDER_ERROR, data(payload)).await?;
+                    self.complete_event(iteration, "error").await?;
+                    return Err(err);
+                }
+            };
+            let tool_calls = response.parse_tool_calls();
+            let response_event =
+                json!({"provider": provider, "usage": response.usage, "tool_calls": !tool_calls.is_empty()});
+            let answered = self.host.dispatch(events::PROVIDER_RESPONSE, data(response_event)).await?;
+            ephemeral.extend(answered.ephemeral_injections);
+            self.emit_content_blocks(&response).await?;
+            self.host
+                .add_message(Message {
+                    content: MessageContent::Blocks(response.content.clone()),
+                    tool_calls: (!tool_calls.is_empty()).then(|| tool_calls.clone()),
+                    ..Message::new(Role::Assistant, "")
+                })
+                .await?;
+
+            if tool_calls.is_empty() || limit_reached {
+                let text = response.text();
+                let preview: String = text.chars().take(200).collect();
+                self.host
+                    .emit(events::PROMPT_COMPLETE, data(json!({"response_preview": preview, "length": text.len()})))
+                    .await?;
+                self.complete_event(iteration, if limit_reached { "incomplete" } else { "success" }).await?;
+                return Ok(text);
+            }
+
+            let group = format!("{prompt_no}-{iteration}");
+            let results = if self.style.select_each_tool {
+                let mut results = Vec::with_capacity(tool_calls.len());
+                for call in &tool_calls {
+                    results.push(self.select_and_run_tool(call, &group).await);
+                }
+                results
+            } else {
+                futures::future::join_all(tool_calls.iter().map(|call| self.run_tool(call, &group))).await
+            };
+            for (call, (result, injections)) in tool_calls.iter().zip(results) {
+                ephemeral.extend(injections);
+                self.host
+                    .add_message(Message {
+                        name: Some(call.name.clone()),
+                        ..Message::tool_result(call.id.clone(), result.serialized_output())
+                    })
+                    .await?;
+            }
+        }
+    }
+
+    /// `content_block:start`/`end` for each block of a (non-streamed) response.
+    async fn emit_content_blocks(&self, response: &ChatResponse) -> ModuleResult<()> {
+        let total = response.content.len();
+        for (index, block) in response.content.iter().enumerate() {
+            let block_type = serde_json::to_value(block).ok().and_then(|v| v.get("type").cloned());
+            let start = json!({"block_type": block_type, "block_index": index, "total_blocks": total});
+            self.host.emit(events::CONTENT_BLOCK_START, data(start)).await?;
+            let end = json!({"block_index": index, "total_blocks": total, "block": block});
+            self.host.emit(events::CONTENT_BLOCK_END, data(end)).await?;
+        }
+        Ok(())
+    }
+
+    /// `tool:selecting` first: a hook may deny the choice, or modify it
+    /// (`tool_name`, `tool_input`); then the call runs as [`Self::run_tool`].
+    async fn select_and_run_tool(&self, call: &ToolCall, group: &str) -> (ToolResult, Vec<EphemeralInjection>) {
+        let selecting = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id, "parallel_group_id": group});
+        let outcome: HookOutcome = match self.host.dispatch(events::TOOL_SELECTING, data(selecting)).await {
+            Ok(outcome) => outcome,
+            Err(err) => {
+                let message = format!("tool '{}' could not be selected: {err}", call.name);
+                return (ToolResult::error("HostError", message), Vec::new());
+            }
+        };
+        if outcome.action == HookAction::Deny {
+            let reason = outcome.reason.unwrap_or_default();
+            return (ToolResult::error("Denied", format!("Denied by hook: {reason}")), outcome.ephemeral_injections);
+        }
+        // The event's data as the hooks left it: a `modify` shows there (the
+        // kernel folds it into `continue` with the changed data, as upstream).
+        let mut chosen = call.clone();
+        let left = outcome.data.as_ref();
+        if let Some(name) = left.and_then(|d| d.get("tool_name")).and_then(Value::as_str) {
+            chosen.name = name.to_owned();
+        }
+        if let Some(input) = left.and_then(|d| d.get("tool_input")) {
+            chosen.arguments = input.clone();
+        }
+        let (result, mut injections) = self.run_tool(&chosen, group).await;
+        let mut all = outcome.ephemeral_injections;
+        all.append(&mut injections);
+        (result, all)
+    }
+
+    /// Runs one tool call with its hooks; returns the result and any
+    /// ephemeral injections the hooks queued for the next request.
+    async fn run_tool(&self, call: &ToolCall, group: &str) -> (ToolResult, Vec<EphemeralInjection>) {
+        match self.try_run_tool(call, group).await {
+            Ok(done) => done,
+            Err(err) => {
+                (ToolResult::error("HostError", format!("tool '{}' could not run: {err}", call.name)), Vec::new())
+            }
+        }
+    }
+
+    async fn try_run_tool(&self, call: &ToolCall, group: &str) -> ModuleResult<(ToolResult, Vec<EphemeralInjection>)> {
+        let pre = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id, "parallel_group_id": group});
+        let pre: HookOutcome = self.host.dispatch(events::TOOL_PRE, data(pre)).await?;
+        let mut injections = pre.ephemeral_injections;
+        if pre.action == HookAction::Deny {
+            let reason = pre.reason.unwrap_or_default();
+            return Ok((ToolResult::error("Denied", format!("Denied by hook: {reason}")), injections));
+        }
+        // A hook's `modify` shows in the data the hooks left (see above).
+        let input =
+            pre.data.as_ref().and_then(|d| d.get("tool_input")).cloned().unwrap_or_else(|| call.arguments.clone());
+        let mut result = self.host.execute_tool(&call.name, input.clone(), Some(&call.id)).await?;
+        if !result.success {
+            let error = json!({"type": result.error.as_ref().and_then(|e| e.get("type")).cloned(), "msg": result.serialized_output()});
+            let payload =
+                json!({"tool_name": call.name, "tool_call_id": call.id, "error": error, "parallel_group_id": group});
+            self.host.emit(events::TOOL_ERROR, data(payload)).await?;
+            return Ok((result, injections));
+        }
+        let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result, "parallel_group_id": group});
+        let post = self.host.dispatch(events::TOOL_POST, data(post)).await?;
+        if let Some(left) = post.data.as_ref().and_then(|d| d.get("result")) {
+            if let Ok(replaced) = serde_json::from_value::<ToolResult>(left.clone()) {
+                result = replaced;
+            }
+        }
+        injections.extend(post.ephemeral_injections);
+        Ok((result, injections))
+    }
+}
+
+/// Adds ephemeral injections to this request's copy of the messages only.
+fn apply_ephemeral(messages: &mut Vec<Message>, injections: Vec<EphemeralInjection>) {
+    for injection in injections {
+        if injection.append_to_last_tool_result {
+            if let Some(last) = messages.iter_mut().rev().find(|m| m.role == Role::Tool) {
+                let text = format!("{}\n\n{}", last.content.text(), injection.content);
+                last.content = MessageContent::Text(text);
+                continue;
+            }
+        }
+        let role = match injection.role {
+            InjectionRole::System => Role::System,
+            InjectionRole::User => Role::User,
+            InjectionRole::Assistant => Role::Assistant,
+        };
+        messages.push(Message::new(role, injection.content));
+    }
+}
+
+impl Orchestrator for AgentLoop {
+    async fn execute(&self, prompt: String) -> ModuleResult<String> {
+        self.run(prompt).await
+    }
+}
+
+/// The loop a plugin of `style` mounts.
+pub fn mount(ctx: MountContext, style: Style) -> ModuleResult<AgentLoop> {
+    Ok(AgentLoop { config: ctx.config()?, host: ctx.host, style, prompts: AtomicU64::new(0) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ephemeral_injections_touch_only_the_request_copy() {
+        let mut messages = vec![Message::user("hi"), Message::tool_result("c1", "42")];
+        apply_ephemeral(
+            &mut messages,
+            vec![
+                EphemeralInjection {
+                    content: "lint: 3 errors".into(),
+                    role: InjectionRole::System,
+                    append_to_last_tool_result: true,
+                },
+                EphemeralInjection {
+                    content: "be brief".into(),
+                    role: InjectionRole::User,
+                    append_to_last_tool_result: false,
+                },
+            ],
+        );
+        assert_eq!(messages[1].content.text(), "42\n\nlint: 3 errors");
+        assert_eq!(messages[2].role, Role::User);
+        assert_eq!(messages[2].content.text(), "be brief");
+    }
+}

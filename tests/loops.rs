@@ -1,0 +1,101 @@
+//! The loop plugins end to end: loop-events asks `tool:selecting` before
+//! each tool, one at a time, and a hook's deny or modify there is obeyed;
+//! loop-basic runs the same calls in parallel.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use serde_json::Value;
+
+/// A plan on `orchestrator` whose model calls echo twice in one turn, with a
+/// hook-verdict answering `tool:selecting` with `verdict` (if any).
+fn plan(dir: &Path, orchestrator: &str, verdict: Option<&str>) -> String {
+    let script =
+        r#"[{tool_calls: [{name: echo, arguments: {text: one}}, {name: echo, arguments: {text: two}}]}, {text: done}]"#;
+    let provider = scripted(script)
+        .replace("{script:", &format!("{{requests_log: \"{}\", script:", dir.join("requests.jsonl").display()));
+    let hooks = match verdict {
+        Some(result) => format!(
+            "  - {{module: hook-verdict, source: \"{}\", config: {{event: \"tool:selecting\", result: {result}}}}}",
+            fixture("hook-verdict")
+        ),
+        None => "  []".to_owned(),
+    };
+    plan_yaml(&provider, "", &hooks).replace(
+        &format!("{{module: loop-basic, source: \"{}\"}}", plugin("loop-basic")),
+        &format!("{{module: {orchestrator}, source: \"{}\"}}", plugin(orchestrator)),
+    )
+}
+
+/// The tool results the model saw in its last request.
+fn tool_results(dir: &Path) -> Vec<String> {
+    let last = std::fs::read_to_string(dir.join("requests.jsonl")).unwrap().lines().last().unwrap().to_owned();
+    let request: Value = serde_json::from_str(&last).unwrap();
+    request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .collect()
+}
+
+/// `(event, tool_call_id)` of the tool events, in order.
+fn tool_events(lines: &[Value]) -> Vec<(String, String)> {
+    lines
+        .iter()
+        .filter(|l| l["event"].as_str().is_some_and(|e| e.starts_with("tool:")))
+        .map(|l| (l["event"].as_str().unwrap().to_owned(), l["data"]["tool_call_id"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+#[test]
+fn loop_events_selects_each_tool_then_runs_it_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_plan(dir.path(), &plan(dir.path(), "loop-events", None));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let events = tool_events(&json_lines(&output));
+    let names: Vec<&str> = events.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(names, ["tool:selecting", "tool:pre", "tool:post", "tool:selecting", "tool:pre", "tool:post"]);
+    assert_eq!(events[0].1, events[2].1, "the first call finishes before the second is selected");
+    let complete = json_lines(&output).into_iter().find(|l| l["event"] == "orchestrator:complete").unwrap();
+    assert_eq!(complete["data"]["orchestrator"], "loop-events");
+
+    // loop-basic: no selection.
+    let output = run_plan(dir.path(), &plan(dir.path(), "loop-basic", None));
+    let names: Vec<String> = tool_events(&json_lines(&output)).into_iter().map(|(e, _)| e).collect();
+    assert!(!names.contains(&"tool:selecting".to_owned()) && names.len() == 4, "{names:?}");
+}
+
+#[test]
+fn a_hook_on_tool_selecting_denies_or_changes_the_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let denied = run_plan(dir.path(), &plan(dir.path(), "loop-events", Some(r#"{action: deny, reason: "not now"}"#)));
+    assert!(denied.status.success(), "{}", stderr(&denied));
+    let names: Vec<String> = tool_events(&json_lines(&denied)).into_iter().map(|(e, _)| e).collect();
+    assert!(!names.contains(&"tool:pre".to_owned()), "a denied choice never runs: {names:?}");
+    let results = tool_results(dir.path());
+    assert_eq!(results.len(), 2);
+    assert!(results.iter().all(|r| r.contains("Denied by hook: not now")), "{results:?}");
+
+    let changed = run_plan(
+        dir.path(),
+        &plan(dir.path(), "loop-events", Some(r#"{action: modify, data: {tool_input: {text: "changed"}}}"#)),
+    );
+    assert!(changed.status.success(), "{}", stderr(&changed));
+    let results = tool_results(dir.path());
+    assert!(results.iter().all(|r| r.contains("changed") && !r.contains("one")), "{results:?}");
+}
+
+#[test]
+fn a_hook_on_tool_pre_rewrites_the_input_in_loop_basic() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(dir.path(), "loop-basic", Some(r#"{action: modify, data: {tool_input: {text: "rewritten"}}}"#))
+        .replace("event: \"tool:selecting\"", "event: \"tool:pre\"");
+    let output = run_plan(dir.path(), &plan);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let results = tool_results(dir.path());
+    assert!(results.iter().all(|r| r.contains("rewritten")), "{results:?}");
+}
