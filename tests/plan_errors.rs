@@ -44,6 +44,14 @@ error: missing-env.yaml:6:23: providers[0].config.api_key: environment variable 
 }
 
 #[test]
+fn duplicate_agent_ids_are_refused_naming_both() {
+    run_plan("duplicate-agents.yaml").assert().code(2).stdout_eq(str![""]).stderr_eq(str![[r#"
+error: duplicate-agents.yaml:9:3: agents.support: duplicate agent id `support` (lines 5 and 9): agent ids must be unique
+
+"#]]);
+}
+
+#[test]
 fn a_missing_plan_file_is_a_usage_error() {
     run_plan("no-such-plan.yaml").assert().code(2).stderr_eq(str![[r#"
 error: cannot read mount plan no-such-plan.yaml: No such file or directory (os error 2)

@@ -46,12 +46,15 @@ pub struct Style {
     pub name: &'static str,
     /// One tool at a time, each preceded by `tool:selecting`.
     pub select_each_tool: bool,
+    /// Ask for streamed completions and emit each text or thinking piece as
+    /// `content_block:delta` while it arrives.
+    pub stream: bool,
 }
 
 /// `loop-basic`: tools in parallel.
-pub const BASIC: Style = Style { name: "loop-basic", select_each_tool: false };
+pub const BASIC: Style = Style { name: "loop-basic", select_each_tool: false, stream: false };
 /// `loop-events`: `tool:selecting` before each tool, one at a time.
-pub const EVENTS: Style = Style { name: "loop-events", select_each_tool: true };
+pub const EVENTS: Style = Style { name: "loop-events", select_each_tool: true, stream: false };
 
 pub struct AgentLoop {
     host: Host,
@@ -136,7 +139,12 @@ impl AgentLoop {
                 metadata: self.config.extended_thinking.then(|| data(json!({"extended_thinking": true}))),
                 ..ChatRequest::default()
             };
-            let response = match self.host.complete(Some(&provider), request).await {
+            let completion = if self.style.stream {
+                self.complete_streaming(&provider, request).await
+            } else {
+                self.host.complete(Some(&provider), request).await
+            };
+            let response = match completion {
                 Ok(response) => response,
                 Err(err) => {
                     let error = json!({"type": err.kind_name(), "msg": err.message});
@@ -190,6 +198,39 @@ impl AgentLoop {
                     .await?;
             }
         }
+    }
+
+    /// A streamed completion whose text and thinking pieces are emitted as
+    /// `content_block:delta` in arrival order, all before this returns.
+    async fn complete_streaming(&self, provider: &str, mut request: ChatRequest) -> ModuleResult<ChatResponse> {
+        use futures::StreamExt;
+        request.stream = Some(true);
+        // The host calls back synchronously; events are emitted from here, in order.
+        let (sender, mut deltas) = futures::channel::mpsc::unbounded::<Option<Value>>();
+        let forward = sender.clone();
+        let on_event: std::sync::Arc<dyn Fn(Value) + Send + Sync> = std::sync::Arc::new(move |delta| {
+            let _ = forward.unbounded_send(Some(delta));
+        });
+        let complete = async {
+            let result = self.host.complete_streaming(Some(provider), request, on_event).await;
+            let _ = sender.unbounded_send(None);
+            result
+        };
+        let relay = async {
+            while let Some(Some(delta)) = deltas.next().await {
+                let block_type = match delta.get("type").and_then(Value::as_str) {
+                    Some(kind @ ("text" | "thinking")) => kind.to_owned(),
+                    _ => continue,
+                };
+                let index = delta.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let text = delta.get("text").cloned().unwrap_or_default();
+                let event =
+                    json!({"provider": provider, "block_index": index, "block_type": block_type, "delta": text});
+                // A lost delta must not fail the turn: the final answer still carries the text.
+                let _ = self.host.emit(events::CONTENT_BLOCK_DELTA, data(event)).await;
+            }
+        };
+        futures::join!(complete, relay).0
     }
 
     /// `content_block:start`/`end` for each block of a (non-streamed) response.

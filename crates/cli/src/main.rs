@@ -4,9 +4,12 @@
 //! here; plans are parsed by `amplifier-plan`, modules loaded by
 //! `amplifier-loader`, sessions run by `amplifier-kernel`.
 
+mod agent_history;
 mod approval;
 mod model;
 mod module;
+#[cfg(feature = "otlp")]
+mod otlp;
 mod output;
 mod repl;
 mod run;
@@ -15,6 +18,7 @@ mod session_cmd;
 mod settings;
 mod sse;
 mod store_recorder;
+mod trace_bridge;
 mod update;
 
 use std::process::ExitCode;
@@ -36,6 +40,12 @@ struct Cli {
     /// More logging on stderr (-v info, -vv debug, -vvv trace).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
+    /// Export plugins' trace spans (a router's `chat.turn`, `agent.<id>`)
+    /// to this OTLP/HTTP collector, such as http://localhost:4318
+    /// (default: $AMPLIFIER_OTLP_ENDPOINT).
+    #[cfg(feature = "otlp")]
+    #[arg(long, global = true, value_name = "ENDPOINT")]
+    otlp: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -62,8 +72,12 @@ enum Command {
     Continue(session_cmd::ContinueArgs),
 }
 
-fn init_logging(verbose: u8) {
-    use tracing_subscriber::EnvFilter;
+/// The stderr log (filtered by `-v` or `AMPLIFIER_LOG`) and, with
+/// `otlp`, the span exporter, which must live until the end of `main`.
+fn init_logging(verbose: u8, #[cfg(feature = "otlp")] otlp: Option<&str>) -> Option<Box<dyn std::any::Any>> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{EnvFilter, Layer};
     let default = match verbose {
         0 => "warn",
         1 => "info",
@@ -71,7 +85,19 @@ fn init_logging(verbose: u8) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_env("AMPLIFIER_LOG").unwrap_or_else(|_| EnvFilter::new(default));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_target(false).with_filter(filter);
+    #[cfg(feature = "otlp")]
+    if let Some(endpoint) = otlp {
+        match otlp::exporter(endpoint) {
+            Ok(exporter) => {
+                tracing_subscriber::registry().with(log).with(otlp::layer(exporter.provider())).init();
+                return Some(Box::new(exporter));
+            }
+            Err(message) => eprintln!("warning: {message}"),
+        }
+    }
+    tracing_subscriber::registry().with(log).init();
+    None
 }
 
 fn main() -> ExitCode {
@@ -84,7 +110,11 @@ fn main() -> ExitCode {
         unsafe { std::env::set_var("OMP_WAIT_POLICY", "passive") };
     }
     let cli = Cli::parse();
-    init_logging(cli.verbose);
+    let _exporter = init_logging(
+        cli.verbose,
+        #[cfg(feature = "otlp")]
+        cli.otlp.or_else(|| std::env::var("AMPLIFIER_OTLP_ENDPOINT").ok().filter(|e| !e.is_empty())).as_deref(),
+    );
     let code = match cli.command {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Update(args)) => update::update(args),

@@ -90,10 +90,11 @@ impl TextStreamer {
 
 impl HookHandler for TextStreamer {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
-        let text = (event.data.get("block_type").and_then(Value::as_str) == Some("text"))
-            .then(|| event.data.get("delta").and_then(Value::as_str))
-            .flatten()
-            .filter(|text| !text.is_empty());
+        // A provider's text deltas, or a routing orchestrator's relay of its agent's.
+        let is_text =
+            event.name == "router:delta" || event.data.get("block_type").and_then(Value::as_str) == Some("text");
+        let text =
+            is_text.then(|| event.data.get("delta").and_then(Value::as_str)).flatten().filter(|text| !text.is_empty());
         if let Some(text) = text {
             self.streamed.store(true, Ordering::SeqCst);
             self.ends_with_newline.store(text.ends_with('\n'), Ordering::SeqCst);
@@ -122,6 +123,7 @@ pub fn attach(coordinator: &Coordinator, format: OutputFormat) -> FrontEnd {
     }
     if format == OutputFormat::Text && std::io::stdout().is_terminal() {
         hooks.register(amplifier_kernel::events::CONTENT_BLOCK_DELTA, text.clone(), OBSERVER_PRIORITY, "cli-text");
+        hooks.register("router:delta", text.clone(), OBSERVER_PRIORITY, "cli-text");
     }
     coordinator.set_display_system(Arc::new(StderrDisplay));
     FrontEnd { meter, text }

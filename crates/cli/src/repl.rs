@@ -30,6 +30,7 @@ const HELP: &str = "\
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
   /config        the settings and where each came from
+  /agents        a routing orchestrator's agents, and which answered last
   /exit          end the session (or Ctrl-D)
 Anything else is a prompt. Ctrl-C cancels a running turn (twice: at once).";
 
@@ -41,6 +42,9 @@ pub fn repl(plan_path: &Path, offline: bool, locked: bool, session_name: Option<
     let session = Session::new(plan, loader.clone(), SessionOptions::default());
     let coordinator = session.coordinator().clone();
     let recording = Recording::create(&coordinator, plan_path, session_name);
+    // A routing orchestrator keeps per-agent histories for this conversation.
+    crate::agent_history::install(&coordinator, crate::agent_history::DEFAULT_USER, session.session_id());
+    crate::trace_bridge::attach(&coordinator, crate::agent_history::DEFAULT_USER, session.session_id());
     let front = output::attach(&coordinator, OutputFormat::Text);
     coordinator.set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
 
@@ -201,6 +205,19 @@ async fn slash(command: &str, session: &Session, coordinator: &Coordinator, fron
         },
         "save" => eprintln!("usage: /save FILE"),
         "config" => print!("{}", crate::settings::Settings::load(Path::new(".")).render()),
+        "agents" => match coordinator.get_capability("router.agents") {
+            Some(agents) => {
+                let last = agents.get("last_agent").and_then(|a| a.as_str()).unwrap_or("");
+                for agent in agents.get("agents").and_then(|a| a.as_array()).into_iter().flatten() {
+                    let id = agent.get("id").and_then(|i| i.as_str()).unwrap_or_default();
+                    let mark = if id == last { "*" } else { " " };
+                    let description = agent.get("description").and_then(|d| d.as_str()).unwrap_or_default();
+                    println!("{mark} {id:<20} {description}");
+                }
+                println!("(* answered last)");
+            }
+            None => println!("this plan's orchestrator does not route between agents"),
+        },
         _ => eprintln!("unknown command /{name}; /help lists them"),
     }
     Flow::Continue

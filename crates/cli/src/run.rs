@@ -39,6 +39,12 @@ pub struct RunArgs {
     /// A name for the stored session (`amplifier session list` shows it).
     #[arg(long, value_name = "NAME")]
     session_name: Option<String>,
+    /// Whose per-agent histories a routing orchestrator reads and writes.
+    #[arg(long, value_name = "USER")]
+    user: Option<String>,
+    /// The conversation those histories belong to (default: a fresh one).
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
 }
 
 pub fn run(args: RunArgs) -> u8 {
@@ -64,6 +70,10 @@ pub fn run(args: RunArgs) -> u8 {
     }
     let session = Session::new(plan, loader.clone(), SessionOptions::default());
     let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());
+    let conversation = args.session.unwrap_or_else(|| session.session_id().to_owned());
+    let user = args.user.as_deref().unwrap_or(crate::agent_history::DEFAULT_USER);
+    crate::agent_history::install(session.coordinator(), user, &conversation);
+    crate::trace_bridge::attach(session.coordinator(), user, &conversation);
     runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))
 }
 

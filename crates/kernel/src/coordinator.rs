@@ -45,6 +45,24 @@ pub trait ApprovalSystem: Send + Sync {
     ) -> BoxFuture<'a, Option<String>>;
 }
 
+/// Per-agent conversation history kept by the front end (the CLI's session
+/// store), scoped by the front end to its user and conversation, so a module
+/// names only the agent. Routing orchestrators read and write it through the
+/// `history.*` host operations.
+pub trait ChatHistory: Send + Sync {
+    /// The agent's newest `max_messages` (all when `None`), oldest first.
+    fn fetch<'a>(&'a self, agent: &'a str, max_messages: Option<usize>) -> BoxFuture<'a, ModuleResult<Vec<Message>>>;
+    /// Every agent's history merged in time order, assistant texts prefixed `[agent] `.
+    fn fetch_all(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
+    /// Appends to the agent's history, then trims it to `max_messages`.
+    fn save<'a>(
+        &'a self,
+        agent: &'a str,
+        messages: Vec<Message>,
+        max_messages: Option<usize>,
+    ) -> BoxFuture<'a, ModuleResult<()>>;
+}
+
 /// Shows hook messages to the person at the front end.
 pub trait DisplaySystem: Send + Sync {
     fn show_message(&self, message: &str, level: MessageLevel, source: &str);
@@ -88,6 +106,7 @@ pub struct Coordinator {
     cancellation: CancellationToken,
     approval: RwLock<Option<Arc<dyn ApprovalSystem>>>,
     display: RwLock<Option<Arc<dyn DisplaySystem>>>,
+    history: RwLock<Option<Arc<dyn ChatHistory>>>,
     turn_injection_tokens: AtomicU64,
 }
 
@@ -128,6 +147,7 @@ impl Coordinator {
             cancellation,
             approval: RwLock::default(),
             display: RwLock::default(),
+            history: RwLock::default(),
             turn_injection_tokens: AtomicU64::new(0),
         }
     }
@@ -154,6 +174,20 @@ impl Coordinator {
         let spawner = self.spawner.read().expect("service lock").clone();
         match spawner {
             Some(spawner) => spawner.spawn(request).await,
+            None => Err(ModuleError::unsupported("this session cannot spawn child sessions")),
+        }
+    }
+
+    /// One turn of an agent in a fresh child session seeded with a history;
+    /// `observer` sees each of the child's events as `{event, data}`.
+    pub async fn agent_turn(
+        &self,
+        turn: crate::ops::AgentTurn,
+        observer: Option<StreamSink>,
+    ) -> ModuleResult<crate::ops::AgentTurnResult> {
+        let spawner = self.spawner.read().expect("service lock").clone();
+        match spawner {
+            Some(spawner) => spawner.agent_turn(turn, observer).await,
             None => Err(ModuleError::unsupported("this session cannot spawn child sessions")),
         }
     }
@@ -262,6 +296,17 @@ impl Coordinator {
 
     pub fn set_display_system(&self, display: Arc<dyn DisplaySystem>) {
         *self.display.write().expect("service lock") = Some(display);
+    }
+
+    pub fn set_chat_history(&self, history: Arc<dyn ChatHistory>) {
+        *self.history.write().expect("service lock") = Some(history);
+    }
+
+    /// The front end's per-agent history, or why there is none.
+    pub fn chat_history(&self) -> ModuleResult<Arc<dyn ChatHistory>> {
+        self.history.read().expect("service lock").clone().ok_or_else(|| {
+            ModuleError::unsupported("this front end keeps no per-agent chat history (run it with `amplifier run`)")
+        })
     }
 
     // -- capabilities and contribution channels ----------------------------------

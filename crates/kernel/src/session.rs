@@ -300,7 +300,9 @@ impl Session {
     pub async fn execute(&self, prompt: &str) -> Result<String, SessionError> {
         self.initialize().await?;
         let coordinator = &self.coordinator;
-        if coordinator.providers().is_empty() {
+        // A session that hands its work to the plan's agents (a router) may
+        // have no model of its own: the agents bring theirs.
+        if coordinator.providers().is_empty() && coordinator.plan().agents.is_empty() {
             return Err(SessionError::NoProvider);
         }
         if !self.started.swap(true, Ordering::SeqCst) {

@@ -16,15 +16,21 @@ use serde_json::Value;
 
 use crate::coordinator::Coordinator;
 use crate::errors::{ErrorKind, ModuleError};
+use crate::hooks::HookEvent;
+use crate::models::HookResult;
 use crate::models::{JsonMap, Message};
-use crate::ops::{AgentSummary, SpawnRequest, SpawnResult};
+use crate::ops::{AgentSummary, AgentTurn, AgentTurnResult, SpawnRequest, SpawnResult};
 use crate::plan::{ModuleSpec, MountPlan};
 use crate::session::{ModuleLoader, Session, SessionOptions};
-use crate::traits::{BoxFuture, ModuleResult};
+use crate::traits::{BoxFuture, HookHandler, ModuleResult, StreamSink};
 
 /// Starts and resumes child sessions for one parent session.
 pub trait SessionSpawner: Send + Sync {
     fn spawn(&self, request: SpawnRequest) -> BoxFuture<'_, ModuleResult<SpawnResult>>;
+    /// One turn in a fresh child seeded with `turn.history`; the result
+    /// carries what the turn added to the child's context.
+    fn agent_turn(&self, turn: AgentTurn, observer: Option<StreamSink>)
+        -> BoxFuture<'_, ModuleResult<AgentTurnResult>>;
 }
 
 pub(crate) struct ChildSpawner {
@@ -64,6 +70,19 @@ impl ChildSpawner {
             return Ok(SpawnResult { response, session_id: id.clone() });
         }
 
+        let (child, session_id) = self.start_child(&parent, &request).await?;
+        self.children.lock().await.insert(session_id.clone(), child.clone());
+        let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
+        Ok(SpawnResult { response, session_id })
+    }
+
+    /// A fresh child session for `request.agent`, initialized, its context
+    /// holding the agent's system instruction.
+    async fn start_child(
+        &self,
+        parent: &Arc<Coordinator>,
+        request: &SpawnRequest,
+    ) -> ModuleResult<(Arc<Session>, String)> {
         let overlay = parent.plan().agents.get(&request.agent).ok_or_else(|| {
             let known: Vec<&str> = parent.plan().agents.keys().map(String::as_str).collect();
             ModuleError::new(
@@ -71,7 +90,7 @@ impl ChildSpawner {
                 format!("no agent '{}' in the plan's `agents:` (known: {})", request.agent, known.join(", ")),
             )
         })?;
-        let plan = agent_plan(parent.plan(), &request.agent, overlay, &request)
+        let plan = agent_plan(parent.plan(), &request.agent, overlay, request)
             .map_err(|message| ModuleError::new(ErrorKind::InvalidRequest, message))?;
         let session_id = child_session_id(parent.session_id(), &request.agent);
         let mut metadata = JsonMap::new();
@@ -106,15 +125,50 @@ impl ChildSpawner {
         if let Some(instruction) = overlay.pointer("/system/instruction").and_then(Value::as_str) {
             child.coordinator().add_message(Message::system(instruction)).await?;
         }
+        Ok((child, session_id))
+    }
+
+    async fn agent_turn(&self, turn: AgentTurn, observer: Option<StreamSink>) -> ModuleResult<AgentTurnResult> {
+        let parent = self.parent.upgrade().ok_or_else(|| ModuleError::unsupported("the parent session has ended"))?;
+        let request = SpawnRequest { agent: turn.agent, instruction: turn.instruction, ..SpawnRequest::default() };
+        let (child, session_id) = self.start_child(&parent, &request).await?;
         self.children.lock().await.insert(session_id.clone(), child.clone());
+        let coordinator = child.coordinator();
+        if let Some(sink) = observer {
+            // Last, so the observer sees what the child's own hooks left.
+            coordinator.hooks().register("*", Arc::new(ForwardEvents(sink)), i32::MAX, "agent-turn-observer");
+        }
+        for message in turn.history {
+            coordinator.add_message(message).await?;
+        }
+        let seeded = coordinator.get_messages().await?.len();
         let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
-        Ok(SpawnResult { response, session_id })
+        let mut messages = coordinator.get_messages().await?;
+        Ok(AgentTurnResult { response, session_id, messages: messages.split_off(seeded.min(messages.len())) })
+    }
+}
+
+/// Passes a child's events to whoever asked for its turn.
+struct ForwardEvents(StreamSink);
+
+impl HookHandler for ForwardEvents {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        (self.0)(serde_json::json!({"event": event.name, "data": event.data}));
+        Box::pin(async { Ok(HookResult::continue_()) })
     }
 }
 
 impl SessionSpawner for ChildSpawner {
     fn spawn(&self, request: SpawnRequest) -> BoxFuture<'_, ModuleResult<SpawnResult>> {
         Box::pin(self.run(request))
+    }
+
+    fn agent_turn(
+        &self,
+        turn: AgentTurn,
+        observer: Option<StreamSink>,
+    ) -> BoxFuture<'_, ModuleResult<AgentTurnResult>> {
+        Box::pin(self.agent_turn(turn, observer))
     }
 }
 
@@ -155,9 +209,19 @@ pub fn agent_summaries(plan: &MountPlan) -> Vec<AgentSummary> {
                         .map(str::to_owned),
                 })
                 .collect(),
+            settings: overlay
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(key, value)| !OVERLAY_KEYS.contains(&key.as_str()) && !value.is_object() && !value.is_array())
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect(),
         })
         .collect()
 }
+
+/// The overlay keys the kernel reads itself.
+const OVERLAY_KEYS: &[&str] = &["description", "capabilities", "session", "providers", "tools", "hooks", "system"];
 
 /// The parent's plan with the agent's overlay applied: `session.orchestrator`
 /// and `session.context` replace the parent's; `providers`, `tools` and

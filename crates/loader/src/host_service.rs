@@ -239,6 +239,22 @@ fn host_operation(
             let request: ops::SpawnRequest = parse(op, params)?;
             Box::pin(async move { answer(c.spawn(request).await) })
         }
+        host::SESSION_AGENT_TURN => {
+            let turn: ops::AgentTurn = parse(op, params)?;
+            let observer: StreamSink = Arc::new(move |event: Value| stream.event(event.to_string()));
+            Box::pin(async move { answer(c.agent_turn(turn, Some(observer)).await) })
+        }
+        host::HISTORY_FETCH => {
+            let p: ops::HistoryFetch = parse(op, params)?;
+            Box::pin(async move { answer(async { c.chat_history()?.fetch(&p.agent, p.max_messages).await }.await) })
+        }
+        host::HISTORY_FETCH_ALL => Box::pin(async move { answer(async { c.chat_history()?.fetch_all().await }.await) }),
+        host::HISTORY_SAVE => {
+            let p: ops::HistorySave = parse(op, params)?;
+            Box::pin(async move {
+                answer(async { c.chat_history()?.save(&p.agent, p.messages, p.max_messages).await }.await)
+            })
+        }
         host::SESSION_AGENTS => {
             let agents = amplifier_kernel::spawn::agent_summaries(c.plan());
             Box::pin(async move { answer(Ok(agents)) })

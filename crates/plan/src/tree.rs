@@ -201,7 +201,14 @@ impl Builder<'_> {
             return Err(self.error(key.pos, path, message).with_hint("quote the key to make it a string"));
         };
         if let Some(first) = earlier.iter().find(|entry| entry.key == name) {
-            let message = format!("duplicate key `{name}` (first defined on line {})", first.key_pos.line);
+            let line = first.key_pos.line;
+            // Unlike agent-squad, where the first agent silently wins and the
+            // second is unroutable, a repeated agent id is refused.
+            let message = if path == "agents" {
+                format!("duplicate agent id `{name}` (lines {line} and {}): agent ids must be unique", key.pos.line)
+            } else {
+                format!("duplicate key `{name}` (first defined on line {line})")
+            };
             return Err(self.error(key.pos, &child_path(path, &name), message));
         }
         Ok(name)

@@ -72,6 +72,18 @@ pub mod host {
     pub const SESSION_SPAWN: &str = "session.spawn";
     /// `{}` → `[AgentSummary]`: the agents a child session may be spawned for.
     pub const SESSION_AGENTS: &str = "session.agents";
+    /// `AgentTurn` → `AgentTurnResult`: one turn of an agent in a fresh child
+    /// session seeded with a history; the child's events arrive as
+    /// `{event, data}` stream events while it runs.
+    pub const SESSION_AGENT_TURN: &str = "session.agent_turn";
+    /// `HistoryFetch` → `[Message]`: an agent's stored history in the
+    /// front end's conversation (user and conversation ids are the host's).
+    pub const HISTORY_FETCH: &str = "history.fetch";
+    /// `{}` → `[Message]`: every agent's history merged in time order, each
+    /// assistant text prefixed `[agent] `, untrimmed.
+    pub const HISTORY_FETCH_ALL: &str = "history.fetch_all";
+    /// `HistorySave` → null: appends to an agent's history, then trims it.
+    pub const HISTORY_SAVE: &str = "history.save";
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -210,6 +222,43 @@ pub struct SpawnRequest {
     pub inherit_tools: Option<Vec<String>>,
 }
 
+/// One turn of an agent (`session.agent_turn`): a fresh child session whose
+/// context starts with the agent's system instruction and `history`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AgentTurn {
+    /// A name from the plan's `agents:` section.
+    pub agent: String,
+    pub instruction: String,
+    #[serde(default)]
+    pub history: Vec<Message>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentTurnResult {
+    pub response: String,
+    pub session_id: String,
+    /// What the turn added to the child's context: the user message, tool
+    /// calls with their results, the final answer.
+    pub messages: Vec<Message>,
+}
+
+/// `history.fetch`: `max_messages` `None` returns everything.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct HistoryFetch {
+    pub agent: String,
+    #[serde(default)]
+    pub max_messages: Option<usize>,
+}
+
+/// `history.save`: `max_messages` `None` never trims.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct HistorySave {
+    pub agent: String,
+    pub messages: Vec<Message>,
+    #[serde(default)]
+    pub max_messages: Option<usize>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpawnResult {
     pub response: String,
@@ -227,6 +276,10 @@ pub struct AgentSummary {
     /// Mount names of the providers its overlay adds or replaces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub providers: Vec<String>,
+    /// The overlay's scalar keys the kernel does not read itself (such as
+    /// the router's `save_chat`), for the module that runs the agent.
+    #[serde(default, skip_serializing_if = "JsonMap::is_empty")]
+    pub settings: JsonMap,
 }
 
 /// Tool specs as a tool module describes itself.

@@ -150,6 +150,38 @@ impl Host {
         self.call(host::SESSION_SPAWN, &request).await
     }
 
+    /// One turn of an agent in a fresh child session seeded with a history;
+    /// `on_event` sees each of the child's events (`{event, data}`) as it happens.
+    pub async fn agent_turn(
+        &self,
+        turn: ops::AgentTurn,
+        on_event: Arc<dyn Fn(Value) + Send + Sync>,
+    ) -> Result<ops::AgentTurnResult, ModuleError> {
+        self.call_streaming(host::SESSION_AGENT_TURN, &turn, Some(on_event)).await
+    }
+
+    /// An agent's stored history in the front end's conversation, the newest
+    /// `max_messages` (all when `None`).
+    pub async fn history(&self, agent: &str, max_messages: Option<usize>) -> Result<Vec<Message>, ModuleError> {
+        self.call(host::HISTORY_FETCH, &ops::HistoryFetch { agent: agent.to_owned(), max_messages }).await
+    }
+
+    /// Every agent's history merged in time order, assistant texts prefixed `[agent] `.
+    pub async fn merged_history(&self) -> Result<Vec<Message>, ModuleError> {
+        self.call(host::HISTORY_FETCH_ALL, &serde_json::json!({})).await
+    }
+
+    /// Appends to an agent's stored history, then trims it to `max_messages`.
+    pub async fn save_history(
+        &self,
+        agent: &str,
+        messages: Vec<Message>,
+        max_messages: Option<usize>,
+    ) -> Result<(), ModuleError> {
+        let params = ops::HistorySave { agent: agent.to_owned(), messages, max_messages };
+        self.call::<_, Value>(host::HISTORY_SAVE, &params).await.map(drop)
+    }
+
     /// The agents the plan offers for child sessions.
     pub async fn agents(&self) -> Result<Vec<ops::AgentSummary>, ModuleError> {
         self.call(host::SESSION_AGENTS, &serde_json::json!({})).await

@@ -48,6 +48,13 @@ pub use module::{MountContext, Stream, ToolDispatcher, Tools};
 pub use runtime::runtime;
 pub use serde_json::{json, Value};
 
+/// The agent a child session runs, read from the kernel's child id scheme
+/// `{parent-span16}-{child-span16}_{agent}`; `None` for a top-level session.
+pub fn agent_of(session_id: &str) -> Option<&str> {
+    let bytes = session_id.as_bytes();
+    (bytes.len() > 34 && bytes[16] == b'-' && bytes[33] == b'_').then(|| &session_id[34..])
+}
+
 /// Result of a module operation.
 pub type ModuleResult<T> = Result<T, ModuleError>;
 
@@ -209,6 +216,13 @@ macro_rules! export_module {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_agent_comes_from_a_child_id() {
+        assert_eq!(super::agent_of("0123456789abcdef-fedcba9876543210_writer"), Some("writer"));
+        assert_eq!(super::agent_of("0123456789abcdef-fedcba9876543210_qa_2"), Some("qa_2"));
+        assert_eq!(super::agent_of("9a1f7c3e-0000-4000-8000-000000000000"), None);
+    }
+
     #[test]
     fn root_module_symbol_is_abi_stables() {
         assert_eq!(super::__private::ROOT_MODULE_LOADER_SYMBOL, abi_stable::library::ROOT_MODULE_LOADER_NAME);

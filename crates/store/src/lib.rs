@@ -21,6 +21,7 @@
 //!
 //! The store knows nothing of the CLI: it stores what it is given.
 
+mod agents;
 mod export;
 mod lock;
 mod repair;
@@ -33,6 +34,7 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use serde_json::Value;
 
+pub use agents::{trim_history, AgentScope};
 pub use export::{events_jsonl, markdown_transcript, metadata_json, transcript_jsonl};
 pub use lock::SessionLock;
 pub use repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
@@ -40,7 +42,9 @@ pub use repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
 /// The database's file name inside the state directory.
 pub const DB_FILE: &str = "sessions.db";
 /// The schema this build reads and writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i64 = 1;
+/// 2 added `agent_messages` (the router's per-agent histories); the schema's
+/// statements are idempotent, so running them again is the migration.
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS sessions (
@@ -81,6 +85,16 @@ CREATE TABLE IF NOT EXISTS events (
     data       TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
+CREATE TABLE IF NOT EXISTS agent_messages (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id         TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    agent_id        TEXT NOT NULL,
+    stored_ms       INTEGER NOT NULL,
+    role            TEXT NOT NULL,
+    body            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_messages_by_scope ON agent_messages (user_id, conversation_id, agent_id, seq);
 "#;
 
 #[derive(Debug, thiserror::Error)]
