@@ -79,7 +79,8 @@ fn rules_approve_deny_and_ask_and_without_a_terminal_the_default_applies() {
 
 /// `amplifier run` in a pseudo-terminal, `answers` typed into it.
 fn run_in_terminal(dir: &Path, answers: &str) -> String {
-    let command = format!("{} run --plan plan.yaml go", env!("CARGO_BIN_EXE_amplifier"));
+    // `exec`: no shell in between to take the terminal's signals.
+    let command = format!("exec {} run --plan plan.yaml go", env!("CARGO_BIN_EXE_amplifier"));
     let mut script = Command::new("script")
         .args(["--quiet", "--return", "--command", &command, "/dev/null"])
         .current_dir(dir)

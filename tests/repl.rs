@@ -23,8 +23,11 @@ struct Terminal {
 
 impl Terminal {
     fn start(dir: &Path, state: &Path, command: &str) -> Terminal {
+        // `exec`: with a shell that does not exec its last command (dash),
+        // the shell would share the terminal's Ctrl-C and exit 130 for it.
+        let command = format!("exec {command}");
         let mut child = Command::new("script")
-            .args(["--quiet", "--return", "--command", command, "/dev/null"])
+            .args(["--quiet", "--return", "--command", &command, "/dev/null"])
             .current_dir(dir)
             .env("AMPLIFIER_HOME", amplifier_home())
             .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
@@ -66,8 +69,12 @@ impl Terminal {
         self.keyboard.flush().unwrap();
     }
 
-    fn wait(mut self) -> bool {
-        self.child.wait().unwrap().success()
+    /// Waits for the program to end; a failure shows its status and screen.
+    fn wait_for_success(mut self) {
+        let status = self.child.wait().unwrap();
+        // The reader thread may still be copying the last bytes.
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(status.success(), "ended with {status}; the screen:\n{}", self.screen.lock().unwrap());
     }
 }
 
@@ -105,7 +112,7 @@ fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
     terminal.expect("second answer");
     terminal.expect("> ");
     terminal.type_keys("\u{4}");
-    assert!(terminal.wait(), "Ctrl-D ends the REPL with success");
+    terminal.wait_for_success();
 
     // The REPL's session is the newest: both turns, completed.
     let list = amplifier(dir.path()).args(["session", "list"]).env("AMPLIFIER_STATE_DIR", &state).output().unwrap();
@@ -161,5 +168,5 @@ fn ctrl_c_cancels_the_running_turn_and_the_session_goes_on() {
     terminal.expect("still here");
     terminal.expect("> ");
     terminal.type_keys("\u{4}");
-    assert!(terminal.wait());
+    terminal.wait_for_success();
 }
