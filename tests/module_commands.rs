@@ -116,6 +116,14 @@ fn the_standard_plugins_pass_behavioral_validation() {
 }
 
 #[test]
+fn a_routing_orchestrator_passes_validation_through_an_agent() {
+    let (code, report, output) = validate_json(&workspace(), &["plugins/orchestrator-router"]);
+    assert_eq!(code, 0, "{:#?}\nstderr:\n{}", failed_checks(&report), stderr(&output));
+    let execute = report["checks"].as_array().unwrap().iter().find(|c| c["name"] == "orchestrator_execute").unwrap();
+    assert!(execute["message"].as_str().unwrap().contains("router:selected"), "{execute}");
+}
+
+#[test]
 fn validate_fails_a_tool_that_panics() {
     let (code, report, _) = validate_json(&workspace(), &["tests/fixtures/tool-panics"]);
     assert_eq!(code, 1);

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test crate uses a different subset
 
+pub mod serve;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -64,13 +64,6 @@ pub struct AgentLoop {
     prompts: AtomicU64,
 }
 
-fn data(value: Value) -> JsonMap {
-    match value {
-        Value::Object(map) => map,
-        _ => JsonMap::new(),
-    }
-}
-
 impl AgentLoop {
     async fn provider_name(&self) -> ModuleResult<String> {
         if let Some(name) = &self.config.default_provider {
@@ -85,12 +78,12 @@ impl AgentLoop {
 
     async fn complete_event(&self, turn_count: u64, status: &str) -> ModuleResult<()> {
         let payload = json!({"orchestrator": self.style.name, "turn_count": turn_count, "status": status});
-        self.host.emit(events::ORCHESTRATOR_COMPLETE, data(payload)).await.map(drop)
+        self.host.emit(events::ORCHESTRATOR_COMPLETE, event_data(payload)).await.map(drop)
     }
 
     async fn run(&self, prompt: String) -> ModuleResult<String> {
         let prompt_no = self.prompts.fetch_add(1, Ordering::Relaxed) + 1;
-        let submitted = self.host.dispatch(events::PROMPT_SUBMIT, data(json!({"prompt": prompt}))).await?;
+        let submitted = self.host.dispatch(events::PROMPT_SUBMIT, event_data(json!({"prompt": prompt}))).await?;
         if submitted.is_denied() {
             self.complete_event(0, "denied").await?;
             return Err(ModuleError::new(
@@ -108,7 +101,7 @@ impl AgentLoop {
                 self.host
                     .emit(
                         events::CANCEL_COMPLETED,
-                        data(json!({"orchestrator": self.style.name, "was_immediate": false, "turn_count": iteration - 1})),
+                        event_data(json!({"orchestrator": self.style.name, "was_immediate": false, "turn_count": iteration - 1})),
                     )
                     .await?;
                 self.complete_event(iteration - 1, "cancelled").await?;
@@ -116,7 +109,7 @@ impl AgentLoop {
             }
             let limit_reached = self.config.max_iterations >= 0 && iteration > self.config.max_iterations as u64;
             let request_event = json!({"provider": provider, "iteration": iteration, "max_reached": limit_reached});
-            let requested = self.host.dispatch(events::PROVIDER_REQUEST, data(request_event)).await?;
+            let requested = self.host.dispatch(events::PROVIDER_REQUEST, event_data(request_event)).await?;
             ephemeral.extend(requested.ephemeral_injections);
             if limit_reached {
                 ephemeral.push(EphemeralInjection {
@@ -136,7 +129,7 @@ impl AgentLoop {
                 messages,
                 tools: (!limit_reached && !tools.is_empty()).then_some(tools),
                 reasoning_effort: self.config.reasoning_effort.clone(),
-                metadata: self.config.extended_thinking.then(|| data(json!({"extended_thinking": true}))),
+                metadata: self.config.extended_thinking.then(|| event_data(json!({"extended_thinking": true}))),
                 ..ChatRequest::default()
             };
             let completion = if self.style.stream {
@@ -149,7 +142,7 @@ impl AgentLoop {
                 Err(err) => {
                     let error = json!({"type": err.kind_name(), "msg": err.message});
                     let payload = json!({"provider": provider, "error": error, "retryable": err.retryable, "status_code": err.status_code});
-                    self.host.emit(events::PROVIDER_ERROR, data(payload)).await?;
+                    self.host.emit(events::PROVIDER_ERROR, event_data(payload)).await?;
                     self.complete_event(iteration, "error").await?;
                     return Err(err);
                 }
@@ -157,7 +150,7 @@ impl AgentLoop {
             let tool_calls = response.parse_tool_calls();
             let response_event =
                 json!({"provider": provider, "usage": response.usage, "tool_calls": !tool_calls.is_empty()});
-            let answered = self.host.dispatch(events::PROVIDER_RESPONSE, data(response_event)).await?;
+            let answered = self.host.dispatch(events::PROVIDER_RESPONSE, event_data(response_event)).await?;
             ephemeral.extend(answered.ephemeral_injections);
             self.emit_content_blocks(&response).await?;
             self.host
@@ -172,7 +165,10 @@ impl AgentLoop {
                 let text = response.text();
                 let preview: String = text.chars().take(200).collect();
                 self.host
-                    .emit(events::PROMPT_COMPLETE, data(json!({"response_preview": preview, "length": text.len()})))
+                    .emit(
+                        events::PROMPT_COMPLETE,
+                        event_data(json!({"response_preview": preview, "length": text.len()})),
+                    )
                     .await?;
                 self.complete_event(iteration, if limit_reached { "incomplete" } else { "success" }).await?;
                 return Ok(text);
@@ -227,7 +223,7 @@ impl AgentLoop {
                 let event =
                     json!({"provider": provider, "block_index": index, "block_type": block_type, "delta": text});
                 // A lost delta must not fail the turn: the final answer still carries the text.
-                let _ = self.host.emit(events::CONTENT_BLOCK_DELTA, data(event)).await;
+                let _ = self.host.emit(events::CONTENT_BLOCK_DELTA, event_data(event)).await;
             }
         };
         futures::join!(complete, relay).0
@@ -239,9 +235,9 @@ impl AgentLoop {
         for (index, block) in response.content.iter().enumerate() {
             let block_type = serde_json::to_value(block).ok().and_then(|v| v.get("type").cloned());
             let start = json!({"block_type": block_type, "block_index": index, "total_blocks": total});
-            self.host.emit(events::CONTENT_BLOCK_START, data(start)).await?;
+            self.host.emit(events::CONTENT_BLOCK_START, event_data(start)).await?;
             let end = json!({"block_index": index, "total_blocks": total, "block": block});
-            self.host.emit(events::CONTENT_BLOCK_END, data(end)).await?;
+            self.host.emit(events::CONTENT_BLOCK_END, event_data(end)).await?;
         }
         Ok(())
     }
@@ -250,7 +246,7 @@ impl AgentLoop {
     /// (`tool_name`, `tool_input`); then the call runs as [`Self::run_tool`].
     async fn select_and_run_tool(&self, call: &ToolCall, group: &str) -> (ToolResult, Vec<EphemeralInjection>) {
         let selecting = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id, "parallel_group_id": group});
-        let outcome: HookOutcome = match self.host.dispatch(events::TOOL_SELECTING, data(selecting)).await {
+        let outcome: HookOutcome = match self.host.dispatch(events::TOOL_SELECTING, event_data(selecting)).await {
             Ok(outcome) => outcome,
             Err(err) => {
                 let message = format!("tool '{}' could not be selected: {err}", call.name);
@@ -290,7 +286,7 @@ impl AgentLoop {
 
     async fn try_run_tool(&self, call: &ToolCall, group: &str) -> ModuleResult<(ToolResult, Vec<EphemeralInjection>)> {
         let pre = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id, "parallel_group_id": group});
-        let pre: HookOutcome = self.host.dispatch(events::TOOL_PRE, data(pre)).await?;
+        let pre: HookOutcome = self.host.dispatch(events::TOOL_PRE, event_data(pre)).await?;
         let mut injections = pre.ephemeral_injections;
         if pre.action == HookAction::Deny {
             let reason = pre.reason.unwrap_or_default();
@@ -304,11 +300,11 @@ impl AgentLoop {
             let error = json!({"type": result.error.as_ref().and_then(|e| e.get("type")).cloned(), "msg": result.serialized_output()});
             let payload =
                 json!({"tool_name": call.name, "tool_call_id": call.id, "error": error, "parallel_group_id": group});
-            self.host.emit(events::TOOL_ERROR, data(payload)).await?;
+            self.host.emit(events::TOOL_ERROR, event_data(payload)).await?;
             return Ok((result, injections));
         }
         let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result, "parallel_group_id": group});
-        let post = self.host.dispatch(events::TOOL_POST, data(post)).await?;
+        let post = self.host.dispatch(events::TOOL_POST, event_data(post)).await?;
         if let Some(left) = post.data.as_ref().and_then(|d| d.get("result")) {
             if let Ok(replaced) = serde_json::from_value::<ToolResult>(left.clone()) {
                 result = replaced;

@@ -74,10 +74,31 @@ impl ChatHistory for StoreHistory {
     }
 }
 
+/// Whose turns these are: the scope of a routing orchestrator's per-agent
+/// histories and of the trace spans plugins open (`--user`, `--session`).
+#[derive(Clone, Debug, Default)]
+pub struct Conversation {
+    /// Default: [`DEFAULT_USER`].
+    pub user: Option<String>,
+    /// Default: the amplifier session's id, a fresh conversation.
+    pub id: Option<String>,
+}
+
+impl Conversation {
+    /// Gives `session` per-agent histories and bridges its plugins' spans
+    /// to `tracing`, both scoped to this conversation.
+    pub fn attach(&self, session: &amplifier_kernel::session::Session) {
+        let user = self.user.as_deref().unwrap_or(DEFAULT_USER);
+        let id = self.id.as_deref().unwrap_or(session.session_id());
+        install(session.coordinator(), user, id);
+        crate::trace_bridge::attach(session.coordinator(), user, id);
+    }
+}
+
 /// Gives the session per-agent histories for `user` in `conversation`. A
 /// store that cannot be opened is reported; routing then goes on without
 /// history.
-pub fn install(coordinator: &Coordinator, user: &str, conversation: &str) {
+fn install(coordinator: &Coordinator, user: &str, conversation: &str) {
     let store = match crate::store_recorder::open_store() {
         Ok(store) => store,
         Err(message) => {

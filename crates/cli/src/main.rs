@@ -128,7 +128,7 @@ fn main() -> ExitCode {
         // A person at a terminal with a plan chosen in the environment: talk.
         None => match settings::Settings::load(std::path::Path::new(".")).get("plan").and_then(|p| p.as_str()) {
             Some(plan) if std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
-                repl::repl(std::path::Path::new(plan), false, false, None)
+                repl::repl(std::path::Path::new(plan), repl::ReplOptions::default())
             }
             _ => {
                 eprintln!(

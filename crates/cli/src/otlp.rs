@@ -12,9 +12,14 @@ use tracing_subscriber::Layer;
 /// Flushes and stops the exporter when dropped (at the end of `main`).
 pub struct Exporter(SdkTracerProvider);
 
+/// How long the last export may take at exit. The SDK's default (5 s) lost
+/// whole traces on a busy machine; an unreachable collector still fails
+/// sooner, at the exporter's own request timeout.
+const SHUTDOWN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 impl Drop for Exporter {
     fn drop(&mut self) {
-        if let Err(err) = self.0.shutdown() {
+        if let Err(err) = self.0.shutdown_with_timeout(SHUTDOWN_TIMEOUT) {
             eprintln!("warning: could not export the last trace spans: {err}");
         }
     }

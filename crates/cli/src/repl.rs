@@ -18,6 +18,7 @@ use amplifier_kernel::Coordinator;
 use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
 
+use crate::agent_history::Conversation;
 use crate::exit;
 use crate::output::{self, FrontEnd, OutputFormat};
 use crate::run::{prepare, print_load_summary, Prepared};
@@ -34,17 +35,25 @@ const HELP: &str = "\
   /exit          end the session (or Ctrl-D)
 Anything else is a prompt. Ctrl-C cancels a running turn (twice: at once).";
 
-pub fn repl(plan_path: &Path, offline: bool, locked: bool, session_name: Option<&str>) -> u8 {
-    let Prepared { plan, runtime, lock, loader } = match prepare(plan_path, offline, locked) {
+/// `amplifier run`'s flags that apply to the whole interactive session.
+#[derive(Default)]
+pub struct ReplOptions {
+    pub offline: bool,
+    pub locked: bool,
+    pub session_name: Option<String>,
+    pub conversation: Conversation,
+}
+
+pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
+    let Prepared { plan, runtime, lock, loader } = match prepare(plan_path, options.offline, options.locked) {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
     let session = Session::new(plan, loader.clone(), SessionOptions::default());
     let coordinator = session.coordinator().clone();
-    let recording = Recording::create(&coordinator, plan_path, session_name);
+    let recording = Recording::create(&coordinator, plan_path, options.session_name.as_deref());
     // A routing orchestrator keeps per-agent histories for this conversation.
-    crate::agent_history::install(&coordinator, crate::agent_history::DEFAULT_USER, session.session_id());
-    crate::trace_bridge::attach(&coordinator, crate::agent_history::DEFAULT_USER, session.session_id());
+    options.conversation.attach(&session);
     let front = output::attach(&coordinator, OutputFormat::Text);
     coordinator.set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
 

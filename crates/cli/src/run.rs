@@ -10,6 +10,7 @@ use amplifier_loader::DylibLoader;
 use amplifier_plan::{PlanDiagnostic, PlanError};
 use clap::Args;
 
+use crate::agent_history::Conversation;
 use crate::exit;
 use crate::output::{self, OutputFormat};
 use crate::store_recorder::{self, Recording};
@@ -50,7 +51,13 @@ pub struct RunArgs {
 pub fn run(args: RunArgs) -> u8 {
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
-        return crate::repl::repl(&args.plan, args.offline, args.locked, args.session_name.as_deref());
+        let options = crate::repl::ReplOptions {
+            offline: args.offline,
+            locked: args.locked,
+            session_name: args.session_name,
+            conversation: Conversation { user: args.user, id: args.session },
+        };
+        return crate::repl::repl(&args.plan, options);
     }
     let prompt = match read_prompt(args.prompt) {
         Ok(prompt) => prompt,
@@ -64,16 +71,14 @@ pub fn run(args: RunArgs) -> u8 {
         Err(code) => return code,
     };
     let Prepared { plan, runtime, lock, loader } = prepared;
+    let conversation = Conversation { user: args.user, id: args.session };
     if args.output_format == OutputFormat::Sse {
         let persist = crate::sse::Persist { lock, loader, plan_path: args.plan, session_name: args.session_name };
-        return runtime.block_on(crate::sse::run_to_stdout(plan, persist, prompt, args.allow_partial));
+        return runtime.block_on(crate::sse::run_to_stdout(plan, persist, conversation, prompt, args.allow_partial));
     }
     let session = Session::new(plan, loader.clone(), SessionOptions::default());
     let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());
-    let conversation = args.session.unwrap_or_else(|| session.session_id().to_owned());
-    let user = args.user.as_deref().unwrap_or(crate::agent_history::DEFAULT_USER);
-    crate::agent_history::install(session.coordinator(), user, &conversation);
-    crate::trace_bridge::attach(session.coordinator(), user, &conversation);
+    conversation.attach(&session);
     runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))
 }
 

@@ -31,6 +31,7 @@ use axum::Router;
 use clap::Args;
 use serde_json::{json, Value};
 
+use crate::agent_history::Conversation;
 use crate::exit;
 use crate::sse::{self, Encoder, Frame, FrameSink, Mapper, RunSpec};
 
@@ -144,6 +145,11 @@ fn all_modules(plan: &MountPlan) -> Vec<ModuleSpec> {
     specs
 }
 
+/// Whose thread this is (`userId`, checked by [`validate`]).
+fn user_of(request: &serde_json::Map<String, Value>) -> Option<String> {
+    request.get("userId").and_then(Value::as_str).map(str::to_owned)
+}
+
 fn json_response(status: StatusCode, body: Value) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
 }
@@ -153,7 +159,7 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
 }
 
 /// Letters, digits, `-`, `_`, `.`; not starting with `.`; at most 128.
-fn valid_thread_id(id: &str) -> bool {
+fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
         && !id.starts_with('.')
@@ -163,7 +169,9 @@ fn valid_thread_id(id: &str) -> bool {
 /// Checks a run request and fills in its `threadId`.
 fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), String> {
     let Ok(Value::Object(mut request)) = serde_json::from_slice::<Value>(body) else {
-        return Err("the body must be a JSON object: {mode, objective, constraints?, threadId?, agent?}".into());
+        return Err(
+            "the body must be a JSON object: {mode, objective, constraints?, threadId?, userId?, agent?}".into()
+        );
     };
     let mode = request.get("mode").map(|m| m.as_str().unwrap_or("?")).unwrap_or("app").to_owned();
     if mode != "app" && mode != "chat" {
@@ -180,13 +188,20 @@ fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), Str
     }
     let thread = match request.get("threadId") {
         None | Some(Value::Null) => format!("thread_{}", &sse::correlation_id()[4..]),
-        Some(Value::String(id)) if valid_thread_id(id) => id.clone(),
+        Some(Value::String(id)) if valid_id(id) => id.clone(),
         Some(other) => {
             return Err(format!(
                 "`threadId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
             ))
         }
     };
+    match request.get("userId") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(id)) if valid_id(id) => {}
+        Some(other) => return Err(format!(
+            "`userId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
+        )),
+    }
     request.insert("threadId".into(), json!(thread));
     request.insert("mode".into(), json!(mode));
     Ok((request, thread))
@@ -199,14 +214,28 @@ struct ChannelSink {
     cancellation: OnceLock<CancellationToken>,
 }
 
+impl ChannelSink {
+    fn cancel(&self) {
+        if let Some(token) = self.cancellation.get() {
+            if !token.is_cancelled() {
+                token.request();
+            }
+        }
+    }
+
+    /// Cancels the run as soon as the client leaves (the server drops the
+    /// response body), not only at the next frame: a run can go quiet for
+    /// long, inside a tool, say.
+    async fn cancel_when_the_client_leaves(&self) {
+        self.sender.closed().await;
+        self.cancel();
+    }
+}
+
 impl FrameSink for ChannelSink {
     fn send(&self, frame: Frame) {
         if self.sender.send(frame).is_err() {
-            if let Some(token) = self.cancellation.get() {
-                if !token.is_cancelled() {
-                    token.request();
-                }
-            }
+            self.cancel();
         }
     }
 }
@@ -238,14 +267,20 @@ async fn start_run(State(app): State<Arc<App>>, body: Bytes) -> Response {
         start_data: json!({"threadId": thread, "mode": request.get("mode")}),
         // A served run's state is kept per thread id (`GET /v1/runs/{thread}`).
         persist: None,
+        // Runs of one thread are one conversation: a routing orchestrator's
+        // agents remember the thread's earlier turns.
+        conversation: Conversation { user: user_of(&request), id: Some(thread.clone()) },
     };
     let run_app = app.clone();
     tokio::spawn(async move {
         let cancel_sink = sink.clone();
+        let watched = sink.clone();
+        let watcher = tokio::spawn(async move { watched.cancel_when_the_client_leaves().await });
         sse::drive(spec, mapper, sink, |coordinator| {
             let _ = cancel_sink.cancellation.set(coordinator.cancellation().clone());
         })
         .await;
+        watcher.abort();
         run_app.active.lock().expect("active lock").remove(&thread);
         drop(permit);
     });
@@ -282,7 +317,7 @@ fn sse_response(
 }
 
 async fn get_run(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Response {
-    if !valid_thread_id(&thread) {
+    if !valid_id(&thread) {
         return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
     }
     let path = app.runs_dir.join(&thread).join("state.json");

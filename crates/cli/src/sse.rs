@@ -39,6 +39,7 @@ use amplifier_kernel::Coordinator;
 use amplifier_loader::DylibLoader;
 use serde_json::{json, Value};
 
+use crate::agent_history::Conversation;
 use crate::store_recorder::{self, Recording};
 use crate::update::PlanLock;
 
@@ -268,6 +269,7 @@ pub struct RunSpec {
     pub start_data: Value,
     /// `amplifier run`'s bookkeeping: the plan's lock and the stored session.
     pub persist: Option<Persist>,
+    pub conversation: Conversation,
 }
 
 /// What `amplifier run --output-format sse` keeps like any other run: the
@@ -291,6 +293,7 @@ pub async fn drive(
     let observer = Arc::new(Observer { mapper: mapper.clone(), sink: sink.clone() });
     let loader = Arc::new(ObservingLoader::new(spec.loader, observer));
     let session = Session::new(spec.plan, loader, SessionOptions::default());
+    spec.conversation.attach(&session);
     let persist = spec.persist;
     let recording = persist
         .as_ref()
@@ -354,7 +357,13 @@ impl FrameSink for StdoutSink {
 }
 
 /// `amplifier run --output-format sse`: the run's frames on stdout.
-pub async fn run_to_stdout(plan: MountPlan, persist: Persist, prompt: String, allow_partial: bool) -> u8 {
+pub async fn run_to_stdout(
+    plan: MountPlan,
+    persist: Persist,
+    conversation: Conversation,
+    prompt: String,
+    allow_partial: bool,
+) -> u8 {
     {
         let mut stdout = std::io::stdout().lock();
         let _ = stdout.write_all(Encoder::PROLOGUE.as_bytes()).and_then(|_| stdout.flush());
@@ -362,7 +371,7 @@ pub async fn run_to_stdout(plan: MountPlan, persist: Persist, prompt: String, al
     let thread = serde_json::from_str::<Value>(&prompt).ok().and_then(|v| v.get("threadId").cloned());
     let loader: Arc<dyn ModuleLoader> = persist.loader.clone();
     let start_data = json!({"threadId": thread});
-    let spec = RunSpec { plan, loader, prompt, allow_partial, start_data, persist: Some(persist) };
+    let spec = RunSpec { plan, loader, prompt, allow_partial, start_data, persist: Some(persist), conversation };
     let mapper = Arc::new(Mapper::new(correlation_id()));
     let sink = Arc::new(StdoutSink { encoder: Encoder::default() });
     let mut ctrl_c = None;

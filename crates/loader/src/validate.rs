@@ -968,6 +968,9 @@ impl Validation<'_> {
         };
         let mut plan = MountPlan::new(SessionSettings::new(orchestrator, context));
         plan.providers.push(provider);
+        // A routing orchestrator answers through the plan's agents; one with
+        // no overlay of its own runs on the providers above.
+        plan.agents.insert("validate".into(), json!({"description": "Answers the validator's prompts."}));
         let loader = Arc::new(DylibLoader::new(None, &self.options.amplifier_home));
         let session = Session::new(plan, loader, Default::default());
         let recorder = Arc::new(Recorder::default());

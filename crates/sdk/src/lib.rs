@@ -62,10 +62,18 @@ pub type ModuleResult<T> = Result<T, ModuleError>;
 pub mod prelude {
     pub use crate::models::*;
     pub use crate::{
-        export_module, json, ContextManager, ErrorKind, HookHandler, Host, ModuleError, ModuleResult, MountContext,
-        Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, Resolver, Stream,
-        Subscription, Tool, ToolDispatcher, Tools, Value,
+        event_data, export_module, json, ContextManager, ErrorKind, HookHandler, Host, ModuleError, ModuleResult,
+        MountContext, Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, Resolver,
+        Stream, Subscription, Tool, ToolDispatcher, Tools, Value,
     };
+}
+
+/// Event data from a `json!({..})` object (anything else is empty data).
+pub fn event_data(value: Value) -> models::JsonMap {
+    match value {
+        Value::Object(map) => map,
+        _ => models::JsonMap::new(),
+    }
 }
 
 /// A tool: a named capability with a JSON Schema for its input.

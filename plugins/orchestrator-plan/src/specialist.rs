@@ -65,7 +65,7 @@ pub(crate) async fn stream_completion(
 
 pub(crate) async fn run(orch: &PlanOrchestrator, session_id: &str, prompt: String) -> ModuleResult<String> {
     let host = &orch.host;
-    let submitted = host.dispatch(events::PROMPT_SUBMIT, map(json!({"prompt": prompt}))).await?;
+    let submitted = host.dispatch(events::PROMPT_SUBMIT, event_data(json!({"prompt": prompt}))).await?;
     if submitted.is_denied() {
         return Err(ModuleError::new(
             ErrorKind::Abort,
@@ -81,7 +81,8 @@ pub(crate) async fn run(orch: &PlanOrchestrator, session_id: &str, prompt: Strin
             return Err(ModuleError::cancelled());
         }
         let last = iteration == max;
-        host.dispatch(events::PROVIDER_REQUEST, map(json!({"provider": provider, "iteration": iteration}))).await?;
+        host.dispatch(events::PROVIDER_REQUEST, event_data(json!({"provider": provider, "iteration": iteration})))
+            .await?;
         let messages =
             host.get_messages_for_request(RequestView { token_budget: None, provider: provider.clone() }).await?;
         let tools = host.tools().await?;
@@ -132,7 +133,7 @@ pub(crate) async fn run(orch: &PlanOrchestrator, session_id: &str, prompt: Strin
 async fn run_tool(orch: &PlanOrchestrator, call: &ToolCall) -> ToolResult {
     let host = &orch.host;
     let pre = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id});
-    let input = match host.dispatch(events::TOOL_PRE, map(pre)).await {
+    let input = match host.dispatch(events::TOOL_PRE, event_data(pre)).await {
         Ok(outcome) if outcome.is_denied() => {
             return ToolResult::error("Denied", format!("Denied by hook: {}", outcome.reason.unwrap_or_default()))
         }
@@ -154,13 +155,6 @@ async fn run_tool(orch: &PlanOrchestrator, call: &ToolCall) -> ToolResult {
         orch.emit(events::TOOL_ERROR, json!({"tool_name": call.name, "tool_call_id": call.id, "error": error})).await;
     }
     result
-}
-
-fn map(value: Value) -> JsonMap {
-    match value {
-        Value::Object(map) => map,
-        _ => JsonMap::new(),
-    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! opinion" and the router falls back to the default agent; a choice is
 //! never second-guessed (there is no confidence threshold).
 
+use amplifier_sdk::events;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
@@ -140,7 +141,12 @@ async fn by_model(
         tool_choice: Some(json!({"type": "function", "function": {"name": SELECT_AGENT}})),
         ..ChatRequest::default()
     };
+    // Announced like any model call, so front ends count its tokens.
+    let announced = json!({"provider": provider, "purpose": "classify"});
+    host.emit(events::PROVIDER_REQUEST, event_data(announced)).await?;
     let response = host.complete(provider, request).await?;
+    let answered = json!({"provider": provider, "purpose": "classify", "usage": response.usage, "tool_calls": true});
+    host.emit(events::PROVIDER_RESPONSE, event_data(answered)).await?;
     Ok(Choice { agent: choice_of(&response, agents), usage: response.usage.clone() })
 }
 

@@ -52,7 +52,21 @@ struct Outcome {
     persist_error: Option<String>,
 }
 
+/// `amplifier serve` hands orchestrators the whole request (`{mode,
+/// message | objective, threadId, …}`); the turn's input is its text.
+fn user_input(prompt: String) -> String {
+    let Ok(Value::Object(request)) = serde_json::from_str::<Value>(&prompt) else { return prompt };
+    if !request.contains_key("threadId") {
+        return prompt;
+    }
+    match request.get("message").or_else(|| request.get("objective")).and_then(Value::as_str) {
+        Some(text) => text.to_owned(),
+        None => prompt,
+    }
+}
+
 pub(crate) async fn run(router: &Router, prompt: String) -> ModuleResult<String> {
+    let prompt = user_input(prompt);
     let host = &router.host;
     let classifier = router.config.classifier.as_ref().map(|c| c.kind());
     let root = Span::start(host, "chat.turn", None, json!({"modality": "text", "classifier": classifier})).await;
@@ -97,7 +111,7 @@ async fn is_cancelled(host: &Host) -> bool {
 
 async fn serve(router: &Router, root: &Span, prompt: &str, outcome: &mut Outcome) -> Result<String, Failure> {
     let host = &router.host;
-    let submitted = host.dispatch(events::PROMPT_SUBMIT, object(json!({"prompt": prompt}))).await?;
+    let submitted = host.dispatch(events::PROMPT_SUBMIT, event_data(json!({"prompt": prompt}))).await?;
     if submitted.is_denied() {
         let reason = submitted.reason.unwrap_or_default();
         return Err(ModuleError::new(ErrorKind::Abort, format!("prompt denied by hook: {reason}")).into());
@@ -269,13 +283,6 @@ fn with_agent(agent: &str, data: &Value) -> Value {
     Value::Object(data)
 }
 
-fn object(value: Value) -> JsonMap {
-    match value {
-        Value::Object(map) => map,
-        _ => JsonMap::new(),
-    }
-}
-
 /// Relaying is observability: a failed emit never fails the turn.
 async fn emit(host: &Host, event: &str, data: Value) {
     if let Value::Object(data) = data {
@@ -288,6 +295,18 @@ async fn emit(host: &Host, event: &str, data: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_served_request_is_reduced_to_its_text() {
+        let chat = json!({"mode": "chat", "message": "refund please", "threadId": "t-1"}).to_string();
+        assert_eq!(user_input(chat), "refund please");
+        let app = json!({"mode": "app", "objective": "write a post", "threadId": "t-1"}).to_string();
+        assert_eq!(user_input(app), "write a post");
+        // JSON typed by a person is a prompt like any other.
+        let typed = json!({"message": "not a request"}).to_string();
+        assert_eq!(user_input(typed.clone()), typed);
+        assert_eq!(user_input("plain words".into()), "plain words");
+    }
 
     #[test]
     fn the_agents_events_become_the_callers() {
