@@ -77,10 +77,12 @@ async fn real_llama_cpp_server_completes_streams_lists_models_and_runs_a_tool_tu
     assert!(models.iter().any(|m| m.id == LLM_MODEL_ALIAS), "{models:?}");
     harness.close().await;
 
-    // A full agent turn through `amplifier run`: the model calls echo, then answers.
+    // A full agent turn through `amplifier run`: the model calls echo, then
+    // answers. Greedy sampling: at the server's default temperature the small
+    // model sometimes answered without the tool.
     let dir = tempfile::tempdir().unwrap();
     let provider = format!(
-        "  - module: provider-openai\n    source: \"{}\"\n    config: {{base_url: \"{base}\", default_model: {LLM_MODEL_ALIAS}, max_tokens: 60}}\n",
+        "  - module: provider-openai\n    source: \"{}\"\n    config: {{base_url: \"{base}\", default_model: {LLM_MODEL_ALIAS}, max_tokens: 60, temperature: 0}}\n",
         plugin("provider-openai")
     );
     let plan = plan_yaml(&provider, "", "  []").replace(
