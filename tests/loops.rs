@@ -1,6 +1,8 @@
 //! The loop plugins end to end: loop-events asks `tool:selecting` before
 //! each tool, one at a time, and a hook's deny or modify there is obeyed;
-//! loop-basic runs the same calls in parallel.
+//! loop-basic runs the same calls in parallel; loop-streaming streams its
+//! blocks and brackets the turn with `execution:*` (its steering is tested
+//! in a terminal, in tests/repl.rs).
 
 mod common;
 
@@ -14,6 +16,10 @@ use serde_json::Value;
 fn plan(dir: &Path, orchestrator: &str, verdict: Option<&str>) -> String {
     let script =
         r#"[{tool_calls: [{name: echo, arguments: {text: one}}, {name: echo, arguments: {text: two}}]}, {text: done}]"#;
+    plan_with_script(dir, orchestrator, script, verdict)
+}
+
+fn plan_with_script(dir: &Path, orchestrator: &str, script: &str, verdict: Option<&str>) -> String {
     let provider = scripted(script)
         .replace("{script:", &format!("{{requests_log: \"{}\", script:", dir.join("requests.jsonl").display()));
     let hooks = match verdict {
@@ -98,4 +104,46 @@ fn a_hook_on_tool_pre_rewrites_the_input_in_loop_basic() {
     assert!(output.status.success(), "{}", stderr(&output));
     let results = tool_results(dir.path());
     assert!(results.iter().all(|r| r.contains("rewritten")), "{results:?}");
+}
+
+#[test]
+fn loop_streaming_streams_its_blocks_and_brackets_the_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"[{thinking: "let me see", tool_calls: [{name: echo, arguments: {text: one}}, {name: echo, arguments: {text: two}}]}, {text: "all done"}]"#;
+    let output = run_plan(dir.path(), &plan_with_script(dir.path(), "loop-streaming", script, None));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = json_lines(&output);
+    let names = event_names(&lines);
+    let at = |name: &str| names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no {name} in {names:?}"));
+    assert!(at("execution:start") < at("prompt:submit"), "{names:?}");
+    assert_eq!(lines[at("execution:start")]["data"]["prompt"], "go");
+
+    // Each block starts before its first piece; thinking also as thinking:delta.
+    assert!(at("content_block:start") < at("thinking:delta"), "{names:?}");
+    assert_eq!(lines[at("content_block:start")]["data"]["block_type"], "thinking");
+    let thinking: String =
+        lines.iter().filter(|l| l["event"] == "thinking:delta").map(|l| l["data"]["text"].as_str().unwrap()).collect();
+    assert_eq!(thinking, "let me see");
+    let text: String = lines
+        .iter()
+        .filter(|l| l["event"] == "content_block:delta" && l["data"]["block_type"] == "text")
+        .map(|l| l["data"]["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "all done");
+    let starts = names.iter().filter(|n| *n == "content_block:start").count();
+    let ends = names.iter().filter(|n| *n == "content_block:end").count();
+    assert_eq!(starts, ends, "one start per block, streamed or not: {names:?}");
+
+    // Both calls ran as one parallel group, and the model saw both results.
+    let groups: Vec<&Value> =
+        lines.iter().filter(|l| l["event"] == "tool:pre").map(|l| &l["data"]["parallel_group_id"]).collect();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(groups[0], groups[1]);
+    assert_eq!(tool_results(dir.path()).len(), 2);
+
+    // execution:end, then orchestrator:complete last.
+    let end = at("execution:end");
+    assert_eq!(names[end + 1], "orchestrator:complete", "{names:?}");
+    assert_eq!(lines[end]["data"]["status"], "completed");
+    assert_eq!(lines[end]["data"]["response"], "all done");
 }

@@ -85,7 +85,7 @@ fn validate_json_has_upstreams_shape() {
 
 #[test]
 fn the_standard_plugins_pass_behavioral_validation() {
-    for plugin in ["provider-scripted", "hooks-logging", "context-simple", "loop-basic"] {
+    for plugin in ["provider-scripted", "hooks-logging", "context-simple", "loop-basic", "loop-streaming"] {
         let path = format!("plugins/{plugin}");
         let (code, report, output) = validate_json(&workspace(), &[&path, "--behavioral"]);
         assert_eq!(code, 0, "{plugin}: {:#?}\nstderr:\n{}", failed_checks(&report), stderr(&output));

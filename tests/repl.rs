@@ -127,38 +127,55 @@ fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
     assert!(field("status").contains("completed"), "{show}");
 }
 
+/// A REPL on `orchestrator` whose model first runs `bash` (which touches
+/// `dir/started`, then sleeps 2 s), then answers `answer`; every request
+/// is logged to `dir/requests.jsonl`. The plugins are built first, so the
+/// terminal shows only the session.
+fn sleeping_tool_session(dir: &Path, state: &Path, orchestrator: &str, answer: &str) -> Terminal {
+    let bash = format!(
+        "  - {{module: tool-bash, source: \"{}\", config: {{working_dir: \"{}\"}}}}",
+        plugin("tool-bash"),
+        dir.display()
+    );
+    let sleep = format!("touch {} && sleep 2", dir.join("started").display());
+    let provider = scripted(&format!(
+        r#"[{{tool_calls: [{{name: bash, arguments: {{command: "{sleep}"}}}}]}}, {{text: "{answer}"}}]"#
+    ))
+    .replace("{script:", &format!("{{requests_log: \"{}\", script:", dir.join("requests.jsonl").display()));
+    let plan = plan_yaml(&provider, &bash, "  []").replace(
+        &format!("{{module: loop-basic, source: \"{}\"}}", plugin("loop-basic")),
+        &format!("{{module: {orchestrator}, source: \"{}\"}}", plugin(orchestrator)),
+    );
+    std::fs::write(dir.join("plan.yaml"), plan).unwrap();
+    let built = amplifier(dir)
+        .args(["run", "--plan", "plan.yaml", "--allow-partial", "warm up"])
+        .env("AMPLIFIER_STATE_DIR", state)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    std::fs::remove_file(dir.join("started")).ok();
+    std::fs::remove_file(dir.join("requests.jsonl")).ok();
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    Terminal::start(dir, state, &command)
+}
+
+/// Waits until the session's bash tool has started.
+fn wait_for_the_tool(dir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !dir.join("started").exists() {
+        assert!(Instant::now() < deadline, "the tool never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn ctrl_c_cancels_the_running_turn_and_the_session_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    let started = dir.path().join("started");
-    let bash = format!(
-        "  - {{module: tool-bash, source: \"{}\", config: {{working_dir: \"{}\"}}}}",
-        plugin("tool-bash"),
-        dir.path().display()
-    );
-    let sleep = format!("touch {} && sleep 2", started.display());
-    let provider = scripted(&format!(
-        r#"[{{tool_calls: [{{name: bash, arguments: {{command: "{sleep}"}}}}]}}, {{text: "still here"}}]"#
-    ));
-    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, &bash, "  []")).unwrap();
-    let built = amplifier(dir.path())
-        .args(["run", "--plan", "plan.yaml", "--allow-partial", "warm up"])
-        .env("AMPLIFIER_STATE_DIR", &state)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{}", stderr(&built));
-    std::fs::remove_file(&started).ok();
-
-    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
-    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    let mut terminal = sleeping_tool_session(dir.path(), &state, "loop-basic", "still here");
     terminal.expect("> ");
     terminal.type_keys("sleep please\r");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !started.exists() {
-        assert!(Instant::now() < deadline, "the tool never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_the_tool(dir.path());
     terminal.type_keys("\u{3}");
     terminal.expect("cancelling");
     terminal.expect("(turn cancelled)");
@@ -167,6 +184,65 @@ fn ctrl_c_cancels_the_running_turn_and_the_session_goes_on() {
     terminal.type_keys("are you there?\r");
     terminal.expect("still here");
     terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    terminal.wait_for_success();
+}
+
+#[test]
+fn a_line_typed_during_a_turn_steers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let mut terminal = sleeping_tool_session(dir.path(), &state, "loop-streaming", "steered answer");
+    terminal.expect("> ");
+    terminal.type_keys("take your time\r");
+    wait_for_the_tool(dir.path());
+    terminal.type_keys("and mention the weather\r");
+    terminal.expect("(queued: the model reads this at its next step)");
+    terminal.expect("steered answer");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    terminal.wait_for_success();
+
+    // The request after the tool carried the steering as a user message, after the tool's result.
+    let log = std::fs::read_to_string(dir.path().join("requests.jsonl")).unwrap();
+    let second: serde_json::Value = serde_json::from_str(log.lines().nth(1).expect("a second request")).unwrap();
+    let messages = second["messages"].as_array().unwrap();
+    let last = messages.last().unwrap();
+    assert_eq!((last["role"].as_str(), last["content"].as_str()), (Some("user"), Some("and mention the weather")));
+    assert_eq!(messages[messages.len() - 2]["role"], "tool");
+}
+
+#[test]
+fn an_approval_asked_during_a_turn_gets_the_typed_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let provider =
+        scripted(r#"[{tool_calls: [{name: echo, arguments: {text: approved text}}]}, {text: "tool said its piece"}]"#);
+    let hooks = format!(
+        "  - {{module: hooks-approval, source: \"{}\", config: {{rules: [{{tool: echo, action: ask}}]}}}}",
+        plugin("hooks-approval")
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", &hooks)).unwrap();
+    let built = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "warm up"])
+        .env("AMPLIFIER_STATE_DIR", &state)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    terminal.expect("> ");
+    terminal.type_keys("echo something\r");
+    terminal.expect("Allow the tool `echo`?");
+    terminal.expect("choose [1-3]");
+    // The steering reader is polling the same terminal; the answer is the question's.
+    terminal.type_keys("1\r");
+    terminal.expect("tool said its piece");
+    terminal.expect("> ");
+    let screen = terminal.screen.lock().unwrap().clone();
+    assert!(!screen.contains("(queued") && !screen.contains("no answer in time"), "{screen}");
     terminal.type_keys("\u{4}");
     terminal.wait_for_success();
 }

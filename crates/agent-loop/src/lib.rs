@@ -11,8 +11,14 @@
 //! [`Style`] is what differs between the plugins: `loop-basic` runs a
 //! turn's tools in parallel; `loop-events` runs them one at a time and asks
 //! hooks first with `tool:selecting`, which may deny the choice or change
-//! the tool or its input.
+//! the tool or its input; `loop-streaming` streams tokens as
+//! `content_block:start/delta` and `thinking:delta`, brackets the turn with
+//! `execution:start/end`, and takes steering: what the user typed while the
+//! turn ran (the kernel's queue, `session.steering_take`) joins the context
+//! as user messages at the next iteration, and a turn that would end with
+//! steering waiting goes on for one more answer.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use amplifier_sdk::ops::{EphemeralInjection, HookOutcome};
@@ -49,12 +55,26 @@ pub struct Style {
     /// Ask for streamed completions and emit each text or thinking piece as
     /// `content_block:delta` while it arrives.
     pub stream: bool,
+    /// `execution:start` and `execution:end` around each prompt.
+    pub execution_events: bool,
+    /// Take steering messages at iteration boundaries (and say so with the
+    /// `session.steer` capability).
+    pub steering: bool,
 }
 
 /// `loop-basic`: tools in parallel.
-pub const BASIC: Style = Style { name: "loop-basic", select_each_tool: false, stream: false };
+pub const BASIC: Style =
+    Style { name: "loop-basic", select_each_tool: false, stream: false, execution_events: false, steering: false };
 /// `loop-events`: `tool:selecting` before each tool, one at a time.
-pub const EVENTS: Style = Style { name: "loop-events", select_each_tool: true, stream: false };
+pub const EVENTS: Style =
+    Style { name: "loop-events", select_each_tool: true, stream: false, execution_events: false, steering: false };
+/// `loop-streaming`: tokens as they arrive, tools in parallel, steering.
+pub const STREAMING: Style =
+    Style { name: "loop-streaming", select_each_tool: false, stream: true, execution_events: true, steering: true };
+
+/// Upstream's capability name; the value says how many may wait.
+const STEER_CAPABILITY: &str = "session.steer";
+const STEERING_LIMIT: usize = 100;
 
 pub struct AgentLoop {
     host: Host,
@@ -76,16 +96,51 @@ impl AgentLoop {
             .ok_or_else(|| ModuleError::new(ErrorKind::NotFound, "no provider is mounted"))
     }
 
-    async fn complete_event(&self, turn_count: u64, status: &str) -> ModuleResult<()> {
+    /// The turn's last events: `execution:end` (for the styles that emit
+    /// it), then `orchestrator:complete`, last as the contract requires.
+    async fn complete_event(&self, turn_count: u64, status: &str, response: Option<&str>) -> ModuleResult<()> {
+        if self.style.execution_events {
+            let outcome = match status {
+                "success" | "incomplete" => "completed",
+                "cancelled" => "cancelled",
+                _ => "error",
+            };
+            let end = json!({"response": response, "status": outcome});
+            self.host.emit(events::EXECUTION_END, event_data(end)).await?;
+        }
         let payload = json!({"orchestrator": self.style.name, "turn_count": turn_count, "status": status});
         self.host.emit(events::ORCHESTRATOR_COMPLETE, event_data(payload)).await.map(drop)
     }
 
+    /// Steering typed since the last look joins the context as user
+    /// messages; returns how many did.
+    async fn take_steering(&self) -> ModuleResult<usize> {
+        if !self.style.steering {
+            return Ok(0);
+        }
+        let messages = self.host.take_steering().await?;
+        for text in &messages {
+            self.host.add_message(Message::user(text.clone())).await?;
+        }
+        if !messages.is_empty() {
+            let injected = json!({"count": messages.len(), "messages": messages});
+            self.host.emit(events::STEERING_INJECTED, event_data(injected)).await?;
+        }
+        Ok(messages.len())
+    }
+
     async fn run(&self, prompt: String) -> ModuleResult<String> {
         let prompt_no = self.prompts.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.style.steering {
+            let capability = json!({"orchestrator": self.style.name, "limit": STEERING_LIMIT});
+            self.host.register_capability(STEER_CAPABILITY, capability).await?;
+        }
+        if self.style.execution_events {
+            self.host.emit(events::EXECUTION_START, event_data(json!({"prompt": prompt}))).await?;
+        }
         let submitted = self.host.dispatch(events::PROMPT_SUBMIT, event_data(json!({"prompt": prompt}))).await?;
         if submitted.is_denied() {
-            self.complete_event(0, "denied").await?;
+            self.complete_event(0, "denied", None).await?;
             return Err(ModuleError::new(
                 ErrorKind::Abort,
                 format!("prompt denied by hook: {}", submitted.reason.unwrap_or_default()),
@@ -104,9 +159,10 @@ impl AgentLoop {
                         event_data(json!({"orchestrator": self.style.name, "was_immediate": false, "turn_count": iteration - 1})),
                     )
                     .await?;
-                self.complete_event(iteration - 1, "cancelled").await?;
+                self.complete_event(iteration - 1, "cancelled", None).await?;
                 return Err(ModuleError::cancelled());
             }
+            self.take_steering().await?;
             let limit_reached = self.config.max_iterations >= 0 && iteration > self.config.max_iterations as u64;
             let request_event = json!({"provider": provider, "iteration": iteration, "max_reached": limit_reached});
             let requested = self.host.dispatch(events::PROVIDER_REQUEST, event_data(request_event)).await?;
@@ -132,8 +188,9 @@ impl AgentLoop {
                 metadata: self.config.extended_thinking.then(|| event_data(json!({"extended_thinking": true}))),
                 ..ChatRequest::default()
             };
+            let mut started = HashSet::new();
             let completion = if self.style.stream {
-                self.complete_streaming(&provider, request).await
+                self.complete_streaming(&provider, request, &mut started).await
             } else {
                 self.host.complete(Some(&provider), request).await
             };
@@ -143,7 +200,7 @@ impl AgentLoop {
                     let error = json!({"type": err.kind_name(), "msg": err.message});
                     let payload = json!({"provider": provider, "error": error, "retryable": err.retryable, "status_code": err.status_code});
                     self.host.emit(events::PROVIDER_ERROR, event_data(payload)).await?;
-                    self.complete_event(iteration, "error").await?;
+                    self.complete_event(iteration, "error", None).await?;
                     return Err(err);
                 }
             };
@@ -152,7 +209,7 @@ impl AgentLoop {
                 json!({"provider": provider, "usage": response.usage, "tool_calls": !tool_calls.is_empty()});
             let answered = self.host.dispatch(events::PROVIDER_RESPONSE, event_data(response_event)).await?;
             ephemeral.extend(answered.ephemeral_injections);
-            self.emit_content_blocks(&response).await?;
+            self.emit_content_blocks(&response, &started).await?;
             self.host
                 .add_message(Message {
                     content: MessageContent::Blocks(response.content.clone()),
@@ -161,6 +218,11 @@ impl AgentLoop {
                 })
                 .await?;
 
+            // A final answer with steering waiting is not the end: the
+            // model answers what the user added.
+            if tool_calls.is_empty() && !limit_reached && self.take_steering().await? > 0 {
+                continue;
+            }
             if tool_calls.is_empty() || limit_reached {
                 let text = response.text();
                 let preview: String = text.chars().take(200).collect();
@@ -170,7 +232,8 @@ impl AgentLoop {
                         event_data(json!({"response_preview": preview, "length": text.len()})),
                     )
                     .await?;
-                self.complete_event(iteration, if limit_reached { "incomplete" } else { "success" }).await?;
+                let status = if limit_reached { "incomplete" } else { "success" };
+                self.complete_event(iteration, status, Some(&text)).await?;
                 return Ok(text);
             }
 
@@ -197,8 +260,15 @@ impl AgentLoop {
     }
 
     /// A streamed completion whose text and thinking pieces are emitted as
-    /// `content_block:delta` in arrival order, all before this returns.
-    async fn complete_streaming(&self, provider: &str, mut request: ChatRequest) -> ModuleResult<ChatResponse> {
+    /// `content_block:delta` (thinking also as `thinking:delta`) in arrival
+    /// order, all before this returns; each block's first piece is preceded
+    /// by its `content_block:start`, and its index is added to `started`.
+    async fn complete_streaming(
+        &self,
+        provider: &str,
+        mut request: ChatRequest,
+        started: &mut HashSet<u64>,
+    ) -> ModuleResult<ChatResponse> {
         use futures::StreamExt;
         request.stream = Some(true);
         // The host calls back synchronously; events are emitted from here, in order.
@@ -220,22 +290,33 @@ impl AgentLoop {
                 };
                 let index = delta.get("index").and_then(Value::as_u64).unwrap_or(0);
                 let text = delta.get("text").cloned().unwrap_or_default();
+                // A lost delta must not fail the turn: the final answer still carries the text.
+                if started.insert(index) {
+                    let start = json!({"block_type": block_type, "block_index": index});
+                    let _ = self.host.emit(events::CONTENT_BLOCK_START, event_data(start)).await;
+                }
+                if block_type == "thinking" {
+                    let thinking = json!({"block_index": index, "text": text});
+                    let _ = self.host.emit(events::THINKING_DELTA, event_data(thinking)).await;
+                }
                 let event =
                     json!({"provider": provider, "block_index": index, "block_type": block_type, "delta": text});
-                // A lost delta must not fail the turn: the final answer still carries the text.
                 let _ = self.host.emit(events::CONTENT_BLOCK_DELTA, event_data(event)).await;
             }
         };
         futures::join!(complete, relay).0
     }
 
-    /// `content_block:start`/`end` for each block of a (non-streamed) response.
-    async fn emit_content_blocks(&self, response: &ChatResponse) -> ModuleResult<()> {
+    /// `content_block:end` for each block of the response, preceded by its
+    /// `content_block:start` unless streaming already sent that.
+    async fn emit_content_blocks(&self, response: &ChatResponse, started: &HashSet<u64>) -> ModuleResult<()> {
         let total = response.content.len();
         for (index, block) in response.content.iter().enumerate() {
             let block_type = serde_json::to_value(block).ok().and_then(|v| v.get("type").cloned());
-            let start = json!({"block_type": block_type, "block_index": index, "total_blocks": total});
-            self.host.emit(events::CONTENT_BLOCK_START, event_data(start)).await?;
+            if !started.contains(&(index as u64)) {
+                let start = json!({"block_type": block_type, "block_index": index, "total_blocks": total});
+                self.host.emit(events::CONTENT_BLOCK_START, event_data(start)).await?;
+            }
             let end = json!({"block_index": index, "total_blocks": total, "block": block});
             self.host.emit(events::CONTENT_BLOCK_END, event_data(end)).await?;
         }

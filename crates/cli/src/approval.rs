@@ -85,14 +85,21 @@ impl ApprovalSystem for TerminalApproval {
                 let mut stderr = std::io::stderr().lock();
                 let _ = stderr.write_all(question.as_bytes()).and_then(|_| stderr.flush());
             }
-            // A blocking read on its own thread; when the timeout wins, the
-            // thread stays parked on stdin until the next line, harmlessly.
-            let read = tokio::task::spawn_blocking(|| {
-                let mut line = String::new();
-                std::io::stdin().lock().read_line(&mut line).ok().map(|_| line)
-            });
-            let answer = match tokio::time::timeout(timeout, read).await {
-                Ok(Ok(Some(line))) => choose(&line, options),
+            let line = match crate::steering::next_line() {
+                // The REPL's steering reader owns the terminal during a turn.
+                Some(next) => tokio::time::timeout(timeout, next).await.ok().and_then(Result::ok),
+                // A blocking read on its own thread; when the timeout wins, the
+                // thread stays parked on stdin until the next line, harmlessly.
+                None => {
+                    let read = tokio::task::spawn_blocking(|| {
+                        let mut line = String::new();
+                        std::io::stdin().lock().read_line(&mut line).ok().map(|_| line)
+                    });
+                    tokio::time::timeout(timeout, read).await.ok().and_then(Result::ok).flatten()
+                }
+            };
+            let answer = match line {
+                Some(line) => choose(&line, options),
                 _ => {
                     eprintln!("\napproval: no answer in time; {default_name}");
                     return None;

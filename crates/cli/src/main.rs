@@ -17,6 +17,7 @@ mod serve;
 mod session_cmd;
 mod settings;
 mod sse;
+mod steering;
 mod store_recorder;
 mod trace_bridge;
 mod update;

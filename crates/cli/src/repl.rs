@@ -91,8 +91,10 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         .and_then(|v| v.as_bool())
         .unwrap_or(false);
     let mut turns = 0;
+    // Steering typed too late for the turn it was meant for.
+    let mut pending: Option<String> = None;
     loop {
-        let line = match editor.readline("> ") {
+        let line = match pending.take().map(Ok).unwrap_or_else(|| editor.readline("> ")) {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
@@ -118,6 +120,11 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         turns += 1;
         let before = front.meter.total();
         runtime.block_on(turn(&session, &coordinator, &front, line, recording.as_ref()));
+        let late = coordinator.take_steering();
+        if !late.is_empty() {
+            eprintln!("(typed after the answer: sent as the next prompt)");
+            pending = Some(late.join("\n"));
+        }
         if show_usage {
             let after = front.meter.total();
             let cost = after.cost_usd.as_deref().map(|c| format!(", ${c} so far")).unwrap_or_default();
@@ -164,7 +171,11 @@ async fn turn(
             eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
         }
     });
+    let steering = crate::steering::SteeringReader::start(coordinator);
     let result = session.execute(prompt).await;
+    if let Some(reader) = steering {
+        reader.stop();
+    }
     ctrl_c.abort();
     match result {
         Ok(response) => front.text.finish(&response),

@@ -198,9 +198,11 @@ fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), Str
     match request.get("userId") {
         None | Some(Value::Null) => {}
         Some(Value::String(id)) if valid_id(id) => {}
-        Some(other) => return Err(format!(
+        Some(other) => {
+            return Err(format!(
             "`userId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
-        )),
+        ))
+        }
     }
     request.insert("threadId".into(), json!(thread));
     request.insert("mode".into(), json!(mode));

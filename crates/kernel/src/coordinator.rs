@@ -107,8 +107,17 @@ pub struct Coordinator {
     approval: RwLock<Option<Arc<dyn ApprovalSystem>>>,
     display: RwLock<Option<Arc<dyn DisplaySystem>>>,
     history: RwLock<Option<Arc<dyn ChatHistory>>>,
+    steering: Mutex<std::collections::VecDeque<String>>,
     turn_injection_tokens: AtomicU64,
 }
+
+/// Steering messages one turn may queue; more are refused, not dropped
+/// silently (upstream's loop-streaming bounds its queue the same).
+pub const STEERING_LIMIT: usize = 100;
+
+/// The capability an orchestrator registers when it takes steering, so a
+/// front end knows typing during a turn reaches the model.
+pub const STEER_CAPABILITY: &str = "session.steer";
 
 impl Coordinator {
     pub fn new(session_id: String, parent_id: Option<String>, plan: Arc<MountPlan>) -> Self {
@@ -148,6 +157,7 @@ impl Coordinator {
             approval: RwLock::default(),
             display: RwLock::default(),
             history: RwLock::default(),
+            steering: Mutex::default(),
             turn_injection_tokens: AtomicU64::new(0),
         }
     }
@@ -296,6 +306,25 @@ impl Coordinator {
 
     pub fn set_display_system(&self, display: Arc<dyn DisplaySystem>) {
         *self.display.write().expect("service lock") = Some(display);
+    }
+
+    /// Queues text the user typed while a turn runs; the orchestrator takes
+    /// it at its next iteration. Returns how many are waiting.
+    pub fn steer(&self, text: String) -> ModuleResult<usize> {
+        let mut queue = self.steering.lock().expect("steering lock");
+        if queue.len() >= STEERING_LIMIT {
+            return Err(ModuleError::new(
+                crate::ErrorKind::RateLimit,
+                format!("{STEERING_LIMIT} steering messages are already waiting for this turn"),
+            ));
+        }
+        queue.push_back(text);
+        Ok(queue.len())
+    }
+
+    /// Everything queued by [`Self::steer`], oldest first; the queue is left empty.
+    pub fn take_steering(&self) -> Vec<String> {
+        self.steering.lock().expect("steering lock").drain(..).collect()
     }
 
     pub fn set_chat_history(&self, history: Arc<dyn ChatHistory>) {

@@ -235,6 +235,10 @@ fn host_operation(
             };
             Box::pin(async move { answer(Ok(info)) })
         }
+        host::SESSION_STEERING_TAKE => {
+            let steering = c.take_steering();
+            Box::pin(async move { answer(Ok(steering)) })
+        }
         host::SESSION_SPAWN => {
             let request: ops::SpawnRequest = parse(op, params)?;
             Box::pin(async move { answer(c.spawn(request).await) })

@@ -28,6 +28,8 @@ pub const CONTEXT_POST_COMPACT: &str = "context:post_compact";
 pub const ORCHESTRATOR_COMPLETE: &str = "orchestrator:complete";
 pub const EXECUTION_START: &str = "execution:start";
 pub const EXECUTION_END: &str = "execution:end";
+/// loop-streaming: text the user typed during the turn joined the context.
+pub const STEERING_INJECTED: &str = "orchestrator:steering_injected";
 pub const USER_NOTIFICATION: &str = "user:notification";
 pub const CANCEL_REQUESTED: &str = "cancel:requested";
 pub const CANCEL_COMPLETED: &str = "cancel:completed";

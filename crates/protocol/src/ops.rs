@@ -66,6 +66,9 @@ pub mod host {
     pub const CAPABILITY_REGISTER: &str = "capability.register";
     /// `{}` → `SessionInfo`.
     pub const SESSION_INFO: &str = "session.info";
+    /// `{}` → `[String]`: takes the steering queue (what the user typed while
+    /// the turn ran), oldest first.
+    pub const SESSION_STEERING_TAKE: &str = "session.steering_take";
     /// `{}` → the most verbose level the host logs (`"error"` … `"trace"`).
     pub const LOG_LEVEL: &str = "log.level";
     /// `SpawnRequest` → `SpawnResult`: run (or resume) a child session of an agent.

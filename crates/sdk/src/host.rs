@@ -190,4 +190,10 @@ impl Host {
     pub async fn session_info(&self) -> Result<SessionInfo, ModuleError> {
         self.call(host::SESSION_INFO, &serde_json::json!({})).await
     }
+
+    /// What the user typed while this turn ran, oldest first (taken: a
+    /// second call sees only what came since).
+    pub async fn take_steering(&self) -> Result<Vec<String>, ModuleError> {
+        self.call(host::SESSION_STEERING_TAKE, &serde_json::json!({})).await
+    }
 }

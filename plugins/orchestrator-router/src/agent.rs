@@ -5,7 +5,8 @@
 use amplifier_agent_loop::Style;
 use amplifier_sdk::prelude::*;
 
-const STYLE: Style = Style { name: crate::NAME, select_each_tool: false, stream: true };
+const STYLE: Style =
+    Style { name: crate::NAME, select_each_tool: false, stream: true, execution_events: false, steering: false };
 
 /// The provider the agent's overlay brought: the last of its own that is
 /// mounted. The parent's providers (a classifier's, say) are mounted in the
