@@ -82,7 +82,9 @@ impl Terminal {
 fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    let provider = scripted(r#"[{text: "first answer"}, {text: "second answer"}]"#);
+    let requests = dir.path().join("requests.jsonl");
+    let provider = scripted(r#"[{text: "first answer"}, {text: "second answer"}]"#)
+        .replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
     std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
     // Build the plugins first, so the terminal shows only the session.
     let built = amplifier(dir.path())
@@ -91,6 +93,7 @@ fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
         .output()
         .unwrap();
     assert!(built.status.success(), "{}", stderr(&built));
+    std::fs::remove_file(&requests).unwrap();
 
     let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
     let mut terminal = Terminal::start(dir.path(), &state, &command);
@@ -108,11 +111,30 @@ fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
     terminal.type_keys("/nope\r");
     terminal.expect("unknown command /nope");
     terminal.expect("> ");
-    terminal.type_keys("again\r");
+    // Tab completes a command; /mode sets how approvals are answered.
+    terminal.type_keys("/mo\t");
+    terminal.expect("/mode ");
+    terminal.type_keys("auto\r");
+    terminal.expect("mode auto: tool approvals are allowed without asking");
+    terminal.expect("> ");
+    // A trailing backslash continues the entry on the next line.
+    terminal.type_keys("again, \\\r");
+    terminal.type_keys("on two lines\r");
     terminal.expect("second answer");
     terminal.expect("> ");
+    terminal.type_keys("/fork 1\r");
+    terminal.expect("forked 1 turn(s) into ");
+    terminal.expect("> ");
+    let screen = terminal.screen.lock().unwrap().clone();
+    let fork = screen.split("forked 1 turn(s) into ").nth(1).unwrap().split(';').next().unwrap().to_owned();
     terminal.type_keys("\u{4}");
     terminal.wait_for_success();
+
+    // The model got the two lines as one prompt.
+    let log = std::fs::read_to_string(&requests).unwrap();
+    let second: serde_json::Value = serde_json::from_str(log.lines().nth(1).unwrap()).unwrap();
+    let prompt = second["messages"].as_array().unwrap().last().unwrap()["content"].clone();
+    assert_eq!(prompt, "again, \non two lines");
 
     // The REPL's session is the newest: both turns, completed.
     let list = amplifier(dir.path()).args(["session", "list"]).env("AMPLIFIER_STATE_DIR", &state).output().unwrap();
@@ -125,6 +147,11 @@ fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
     assert!(field("messages").trim_end().ends_with(" 4"), "{show}");
     assert!(field("turns").trim_end().ends_with(" 2"), "{show}");
     assert!(field("status").contains("completed"), "{show}");
+    // The fork is a stored session of its own, with the first turn.
+    let forked =
+        amplifier(dir.path()).args(["session", "show", &fork]).env("AMPLIFIER_STATE_DIR", &state).output().unwrap();
+    let forked = stdout(&forked);
+    assert!(forked.lines().any(|l| l.starts_with("turns") && l.trim_end().ends_with(" 1")), "{forked}");
 }
 
 /// A REPL on `orchestrator` whose model first runs `bash` (which touches

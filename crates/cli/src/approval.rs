@@ -23,8 +23,41 @@ use serde_yaml::{Mapping, Value};
 
 const ALWAYS: &str = "Allow always";
 
+/// How the REPL's `/mode` has questions answered for the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApprovalMode {
+    /// Ask on the terminal (or apply the default without one).
+    Ask,
+    /// Allow every request, asking nothing.
+    Auto,
+    /// Deny every request, asking nothing.
+    Deny,
+}
+
+impl ApprovalMode {
+    pub const NAMES: &'static str = "ask, auto, deny";
+
+    pub fn parse(name: &str) -> Option<ApprovalMode> {
+        match name {
+            "ask" => Some(ApprovalMode::Ask),
+            "auto" => Some(ApprovalMode::Auto),
+            "deny" => Some(ApprovalMode::Deny),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ApprovalMode::Ask => "ask",
+            ApprovalMode::Auto => "auto",
+            ApprovalMode::Deny => "deny",
+        }
+    }
+}
+
 /// The CLI's approval system for one run, rooted in a project directory.
 pub struct TerminalApproval {
+    mode: Mutex<ApprovalMode>,
     settings: PathBuf,
     /// Keeps two questions from interleaving on the terminal (parallel tools).
     asking: tokio::sync::Mutex<()>,
@@ -38,7 +71,20 @@ impl TerminalApproval {
             eprintln!("warning: {err}; remembered approvals are ignored");
             Vec::new()
         });
-        TerminalApproval { settings, asking: tokio::sync::Mutex::new(()), remembered: Mutex::new(remembered) }
+        TerminalApproval {
+            mode: Mutex::new(ApprovalMode::Ask),
+            settings,
+            asking: tokio::sync::Mutex::new(()),
+            remembered: Mutex::new(remembered),
+        }
+    }
+
+    pub fn mode(&self) -> ApprovalMode {
+        *self.mode.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn set_mode(&self, mode: ApprovalMode) {
+        *self.mode.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = mode;
     }
 
     fn remember(&self, key: &str) {
@@ -64,6 +110,19 @@ impl ApprovalSystem for TerminalApproval {
         Box::pin(async move {
             let _one_question_at_a_time = self.asking.lock().await;
             let key = prompt.lines().next().unwrap_or_default().trim().to_owned();
+            // The option a mode picks: its own word first ("Allow once", "Deny").
+            let pick = |word: &str| options.iter().find(|o| o.to_lowercase().starts_with(word)).cloned();
+            match self.mode() {
+                ApprovalMode::Auto => {
+                    eprintln!("approval (mode auto): allowed: {key}");
+                    return pick("allow");
+                }
+                ApprovalMode::Deny => {
+                    eprintln!("approval (mode deny): denied: {key}");
+                    return pick("deny");
+                }
+                ApprovalMode::Ask => {}
+            }
             let always = self.remembered.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&key);
             if always {
                 return Some(ALWAYS.to_owned());

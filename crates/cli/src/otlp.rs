@@ -43,6 +43,9 @@ pub fn exporter(endpoint: &str) -> Result<Exporter, String> {
     } else {
         format!("{}/v1/traces", endpoint.trim_end_matches('/'))
     };
+    // rustls needs a process-wide crypto provider before the first client is
+    // built; an error means one is installed already, which is as good.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let spans = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_endpoint(endpoint.as_str())

@@ -16,10 +16,13 @@ use amplifier_kernel::models::{Message, RunStatus};
 use amplifier_kernel::session::{Session, SessionOptions};
 use amplifier_kernel::Coordinator;
 use rustyline::error::ReadlineError;
-use rustyline::DefaultEditor;
+use rustyline::history::DefaultHistory;
+use rustyline::Editor;
 
 use crate::agent_history::Conversation;
+use crate::approval::{ApprovalMode, TerminalApproval};
 use crate::exit;
+use crate::line_editor::ReplHelper;
 use crate::output::{self, FrontEnd, OutputFormat};
 use crate::run::{prepare, print_load_summary, Prepared};
 use crate::store_recorder::{self, Recording};
@@ -32,8 +35,12 @@ const HELP: &str = "\
   /save FILE     write the conversation as JSON
   /config        the settings and where each came from
   /agents        a routing orchestrator's agents, and which answered last
+  /fork [TURN]   copy this session (up to TURN) into a new stored one
+  /mode [MODE]   how tool approvals are answered: ask (default), auto, deny
   /exit          end the session (or Ctrl-D)
-Anything else is a prompt. Ctrl-C cancels a running turn (twice: at once).";
+Anything else is a prompt; end a line with \\ to go on on the next one.
+Tab completes commands and file paths. A line typed during a turn steers it.
+Ctrl-C cancels a running turn (twice: at once).";
 
 /// `amplifier run`'s flags that apply to the whole interactive session.
 #[derive(Default)]
@@ -55,7 +62,8 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
     // A routing orchestrator keeps per-agent histories for this conversation.
     options.conversation.attach(&session);
     let front = output::attach(&coordinator, OutputFormat::Text);
-    coordinator.set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
+    let approval = Arc::new(TerminalApproval::new(Path::new(".")));
+    coordinator.set_approval_system(approval.clone());
 
     let report = match runtime.block_on(session.initialize()) {
         Ok(report) => report,
@@ -71,7 +79,7 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         return exit::RUN_FAILED;
     }
 
-    let mut editor = match DefaultEditor::new() {
+    let mut editor = match Editor::<ReplHelper, DefaultHistory>::new() {
         Ok(editor) => editor,
         Err(err) => {
             eprintln!("error: cannot start the line editor: {err}");
@@ -81,6 +89,7 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
     let history = amplifier_loader::amplifier_home().join("history");
     // A first session has no history yet.
     let _ = editor.load_history(&history);
+    editor.set_helper(Some(ReplHelper::new()));
     eprintln!(
         "amplifier: session {} on {} — /help for commands, Ctrl-D to leave",
         session.session_id(),
@@ -108,8 +117,10 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
             continue;
         }
         let _ = editor.add_history_entry(line);
+        let line = &crate::line_editor::joined(line);
         if let Some(command) = line.strip_prefix('/') {
-            match runtime.block_on(slash(command, &session, &coordinator, &front, turns)) {
+            let repl = Repl { session: &session, coordinator: &coordinator, front: &front, approval: &approval, turns };
+            match runtime.block_on(slash(command, &repl)) {
                 Flow::Continue => continue,
                 Flow::Exit => break,
             }
@@ -187,7 +198,17 @@ async fn turn(
     store_recorder::save_turn(recording);
 }
 
-async fn slash(command: &str, session: &Session, coordinator: &Coordinator, front: &FrontEnd, turns: usize) -> Flow {
+/// What the slash commands look at.
+struct Repl<'a> {
+    session: &'a Session,
+    coordinator: &'a Coordinator,
+    front: &'a FrontEnd,
+    approval: &'a TerminalApproval,
+    turns: usize,
+}
+
+async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
+    let Repl { session, coordinator, front, turns, .. } = *repl;
     let (name, argument) = command.split_once(' ').map_or((command, ""), |(n, a)| (n, a.trim()));
     match name {
         "help" => println!("{HELP}"),
@@ -238,7 +259,47 @@ async fn slash(command: &str, session: &Session, coordinator: &Coordinator, fron
             }
             None => println!("this plan's orchestrator does not route between agents"),
         },
+        "fork" => fork(session, argument),
+        "mode" if argument.is_empty() => {
+            println!("mode {} (one of {})", repl.approval.mode().name(), ApprovalMode::NAMES)
+        }
+        "mode" => match ApprovalMode::parse(argument) {
+            Some(mode) => {
+                repl.approval.set_mode(mode);
+                println!(
+                    "mode {}: tool approvals are {}",
+                    mode.name(),
+                    match mode {
+                        ApprovalMode::Ask => "asked on the terminal",
+                        ApprovalMode::Auto => "allowed without asking",
+                        ApprovalMode::Deny => "denied without asking",
+                    }
+                );
+            }
+            None => eprintln!("unknown mode `{argument}`; one of {}", ApprovalMode::NAMES),
+        },
         _ => eprintln!("unknown command /{name}; /help lists them"),
     }
     Flow::Continue
+}
+
+/// `/fork [TURN]`: the stored session so far (or up to TURN) copied into a
+/// new one, which `amplifier session resume` continues.
+fn fork(session: &Session, argument: &str) {
+    let at_turn = match argument {
+        "" => None,
+        turn => match turn.parse::<u32>() {
+            Ok(turn) => Some(turn),
+            Err(_) => return eprintln!("usage: /fork [TURN] (TURN counts from 1)"),
+        },
+    };
+    let forked = store_recorder::open_store()
+        .and_then(|mut store| store.fork(session.session_id(), at_turn, None).map_err(|err| err.to_string()));
+    match forked {
+        Ok(fork) => println!(
+            "forked {} turn(s) into {}; continue it with `amplifier session resume {}`",
+            fork.turn_count, fork.id, fork.id
+        ),
+        Err(err) => eprintln!("error: cannot fork: {err}"),
+    }
 }
