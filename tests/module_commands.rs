@@ -85,7 +85,9 @@ fn validate_json_has_upstreams_shape() {
 
 #[test]
 fn the_standard_plugins_pass_behavioral_validation() {
-    for plugin in ["provider-scripted", "hooks-logging", "context-simple", "loop-basic", "loop-streaming"] {
+    let plugins =
+        ["provider-scripted", "hooks-logging", "hooks-streaming-ui", "context-simple", "loop-basic", "loop-streaming"];
+    for plugin in plugins {
         let path = format!("plugins/{plugin}");
         let (code, report, output) = validate_json(&workspace(), &[&path, "--behavioral"]);
         assert_eq!(code, 0, "{plugin}: {:#?}\nstderr:\n{}", failed_checks(&report), stderr(&output));
@@ -99,7 +101,7 @@ fn the_standard_plugins_pass_behavioral_validation() {
                 "provider_parse_tool_calls",
                 "provider_stream",
             ],
-            "hooks-logging" => &["hook_subscriptions", "hook_call"],
+            "hooks-logging" | "hooks-streaming-ui" => &["hook_subscriptions", "hook_call"],
             "context-simple" => &[
                 "context_round_trip",
                 "context_clear",

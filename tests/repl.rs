@@ -169,10 +169,7 @@ fn sleeping_tool_session(dir: &Path, state: &Path, orchestrator: &str, answer: &
         r#"[{{tool_calls: [{{name: bash, arguments: {{command: "{sleep}"}}}}]}}, {{text: "{answer}"}}]"#
     ))
     .replace("{script:", &format!("{{requests_log: \"{}\", script:", dir.join("requests.jsonl").display()));
-    let plan = plan_yaml(&provider, &bash, "  []").replace(
-        &format!("{{module: loop-basic, source: \"{}\"}}", plugin("loop-basic")),
-        &format!("{{module: {orchestrator}, source: \"{}\"}}", plugin(orchestrator)),
-    );
+    let plan = on_orchestrator(&plan_yaml(&provider, &bash, "  []"), orchestrator);
     std::fs::write(dir.join("plan.yaml"), plan).unwrap();
     let built = amplifier(dir)
         .args(["run", "--plan", "plan.yaml", "--allow-partial", "warm up"])
@@ -184,6 +181,24 @@ fn sleeping_tool_session(dir: &Path, state: &Path, orchestrator: &str, answer: &
     std::fs::remove_file(dir.join("requests.jsonl")).ok();
     let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
     Terminal::start(dir, state, &command)
+}
+
+/// `plan` with `orchestrator` in place of loop-basic.
+fn on_orchestrator(plan: &str, orchestrator: &str) -> String {
+    plan.replace(
+        &format!("{{module: loop-basic, source: \"{}\"}}", plugin("loop-basic")),
+        &format!("{{module: {orchestrator}, source: \"{}\"}}", plugin(orchestrator)),
+    )
+}
+
+/// `amplifier run` of `dir/plan.yaml` with no terminal anywhere.
+fn run_piped(dir: &Path, state: &Path, prompt: &str) -> std::process::Output {
+    amplifier(dir)
+        .args(["run", "--plan", "plan.yaml", prompt])
+        .env("AMPLIFIER_STATE_DIR", state)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
 
 /// Waits until the session's bash tool has started.
@@ -250,12 +265,7 @@ fn an_approval_asked_during_a_turn_gets_the_typed_answer() {
         plugin("hooks-approval")
     );
     std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", &hooks)).unwrap();
-    let built = amplifier(dir.path())
-        .args(["run", "--plan", "plan.yaml", "warm up"])
-        .env("AMPLIFIER_STATE_DIR", &state)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let built = run_piped(dir.path(), &state, "warm up");
     assert!(built.status.success(), "{}", stderr(&built));
 
     let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
@@ -272,4 +282,44 @@ fn an_approval_asked_during_a_turn_gets_the_typed_answer() {
     assert!(!screen.contains("(queued") && !screen.contains("no answer in time"), "{screen}");
     terminal.type_keys("\u{4}");
     terminal.wait_for_success();
+}
+
+#[test]
+fn the_streaming_ui_renders_markdown_and_a_line_per_tool_and_stays_quiet_when_piped() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let answer = r"## Result\n\nThe tool said **two words**.\n\n- first\n- second\n";
+    let provider = scripted(&format!(
+        r#"[{{tool_calls: [{{name: echo, arguments: {{text: two words}}}}]}}, {{text: "{answer}"}}]"#
+    ));
+    let hooks = format!(
+        "  - {{module: hooks-streaming-ui, source: \"{}\"}}\n  - {{module: hooks-approval, source: \"{}\", config: {{rules: [{{tool: echo, action: ask}}]}}}}",
+        plugin("hooks-streaming-ui"),
+        plugin("hooks-approval")
+    );
+    let plan = on_orchestrator(&plan_yaml(&provider, "", &hooks), "loop-streaming");
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+
+    // Piped, the renderer draws nothing: stdout is the answer as the model wrote it.
+    let piped = run_piped(dir.path(), &state, "go");
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(stdout(&piped), answer.replace(r"\n", "\n") + "\n");
+    assert!(!stderr(&piped).contains("✓"), "{}", stderr(&piped));
+
+    let command = format!("{} run --plan plan.yaml \"go\"", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    // The spinner gives way to the question, and the tool gets its line when it is done.
+    terminal.expect("Allow the tool `echo`?");
+    terminal.expect("choose [1-3]");
+    terminal.type_keys("1\r");
+    terminal.expect("✓\x1b[0m echo {\"text\":\"two words\"}");
+    // Markdown rendered: a bold heading without its hashes, bold text, bullets.
+    terminal.expect("\x1b[1mResult\x1b[0m");
+    terminal.expect("The tool said \x1b[1mtwo words\x1b[0m.");
+    terminal.expect("• first");
+    terminal.expect("• second");
+    let screen = terminal.screen.lock().unwrap().clone();
+    terminal.wait_for_success();
+    // Drawn once, by the renderer: the host's plain printer stood down.
+    assert!(!screen.contains("**two words**") && !screen.contains("## Result"), "{screen}");
 }

@@ -72,8 +72,6 @@ pub const EVENTS: Style =
 pub const STREAMING: Style =
     Style { name: "loop-streaming", select_each_tool: false, stream: true, execution_events: true, steering: true };
 
-/// Upstream's capability name; the value says how many may wait.
-const STEER_CAPABILITY: &str = "session.steer";
 const STEERING_LIMIT: usize = 100;
 
 pub struct AgentLoop {
@@ -132,8 +130,9 @@ impl AgentLoop {
     async fn run(&self, prompt: String) -> ModuleResult<String> {
         let prompt_no = self.prompts.fetch_add(1, Ordering::Relaxed) + 1;
         if self.style.steering {
+            // Upstream's capability name; the value says how many may wait.
             let capability = json!({"orchestrator": self.style.name, "limit": STEERING_LIMIT});
-            self.host.register_capability(STEER_CAPABILITY, capability).await?;
+            self.host.register_capability(amplifier_sdk::capabilities::STEER, capability).await?;
         }
         if self.style.execution_events {
             self.host.emit(events::EXECUTION_START, event_data(json!({"prompt": prompt}))).await?;

@@ -3,13 +3,13 @@
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use amplifier_kernel::coordinator::DisplaySystem;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, MessageLevel, Usage};
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
-use amplifier_kernel::Coordinator;
+use amplifier_kernel::{capabilities, events, Coordinator};
 use clap::ValueEnum;
 use serde_json::{json, Value};
 
@@ -65,13 +65,23 @@ impl HookHandler for UsageMeter {
 
 /// Prints the model's text as it streams (`content_block:delta`), for a
 /// person watching a terminal; the final answer is then not printed again.
-#[derive(Default)]
+/// A renderer module (`ui.renderer`, such as hooks-streaming-ui) takes the
+/// job over: this then only notes that the text was shown.
 pub struct TextStreamer {
+    coordinator: Weak<Coordinator>,
     streamed: AtomicBool,
     ends_with_newline: AtomicBool,
 }
 
 impl TextStreamer {
+    fn new(coordinator: &Arc<Coordinator>) -> TextStreamer {
+        TextStreamer {
+            coordinator: Arc::downgrade(coordinator),
+            streamed: AtomicBool::new(false),
+            ends_with_newline: AtomicBool::new(false),
+        }
+    }
+
     /// Forgets what was streamed: the next turn starts afresh.
     pub fn reset(&self) {
         self.streamed.store(false, Ordering::SeqCst);
@@ -86,20 +96,39 @@ impl TextStreamer {
             println!();
         }
     }
+
+    fn renderer_draws(&self) -> bool {
+        self.coordinator.upgrade().is_some_and(|c| c.get_capability(capabilities::UI_RENDERER).is_some())
+    }
 }
 
 impl HookHandler for TextStreamer {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        let data = &event.data;
+        if event.name == events::CONTENT_BLOCK_END {
+            // A renderer draws complete blocks too, streamed or not.
+            let block = data.get("block");
+            let text =
+                block.filter(|b| b.get("type").and_then(Value::as_str) == Some("text")).and_then(|b| b.get("text"));
+            if text.and_then(Value::as_str).is_some_and(|t| !t.is_empty()) && self.renderer_draws() {
+                self.streamed.store(true, Ordering::SeqCst);
+                self.ends_with_newline.store(true, Ordering::SeqCst);
+            }
+            return Box::pin(async { Ok(HookResult::continue_()) });
+        }
         // A provider's text deltas, or a routing orchestrator's relay of its agent's.
-        let is_text =
-            event.name == "router:delta" || event.data.get("block_type").and_then(Value::as_str) == Some("text");
-        let text =
-            is_text.then(|| event.data.get("delta").and_then(Value::as_str)).flatten().filter(|text| !text.is_empty());
+        let is_text = event.name == "router:delta" || data.get("block_type").and_then(Value::as_str) == Some("text");
+        let text = is_text.then(|| data.get("delta").and_then(Value::as_str)).flatten().filter(|text| !text.is_empty());
         if let Some(text) = text {
             self.streamed.store(true, Ordering::SeqCst);
-            self.ends_with_newline.store(text.ends_with('\n'), Ordering::SeqCst);
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+            if self.renderer_draws() {
+                // The renderer ends what it draws with a newline.
+                self.ends_with_newline.store(true, Ordering::SeqCst);
+            } else {
+                self.ends_with_newline.store(text.ends_with('\n'), Ordering::SeqCst);
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+            }
         }
         Box::pin(async { Ok(HookResult::continue_()) })
     }
@@ -113,17 +142,21 @@ pub struct FrontEnd {
 
 /// Registers the front end's own observers on a session's hooks. Text
 /// streams only to a terminal: piped output stays the final answer alone.
-pub fn attach(coordinator: &Coordinator, format: OutputFormat) -> FrontEnd {
+/// There the session is marked `ui.terminal`, which a renderer module
+/// waits for before it draws.
+pub fn attach(coordinator: &Arc<Coordinator>, format: OutputFormat) -> FrontEnd {
     let meter = Arc::new(UsageMeter::default());
-    let text = Arc::new(TextStreamer::default());
+    let text = Arc::new(TextStreamer::new(coordinator));
     let hooks = coordinator.hooks();
     hooks.register("provider:response", meter.clone(), OBSERVER_PRIORITY, "cli-usage");
     if format == OutputFormat::Jsonl {
         hooks.register("*", Arc::new(EventPrinter), OBSERVER_PRIORITY, "cli-jsonl");
     }
     if format == OutputFormat::Text && std::io::stdout().is_terminal() {
-        hooks.register(amplifier_kernel::events::CONTENT_BLOCK_DELTA, text.clone(), OBSERVER_PRIORITY, "cli-text");
-        hooks.register("router:delta", text.clone(), OBSERVER_PRIORITY, "cli-text");
+        coordinator.register_capability(capabilities::UI_TERMINAL, json!({"format": "text"}));
+        for event in [events::CONTENT_BLOCK_DELTA, events::CONTENT_BLOCK_END, "router:delta"] {
+            hooks.register(event, text.clone(), OBSERVER_PRIORITY, "cli-text");
+        }
     }
     coordinator.set_display_system(Arc::new(StderrDisplay));
     FrontEnd { meter, text }

@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use amplifier_kernel::coordinator::STEER_CAPABILITY;
 use amplifier_kernel::Coordinator;
 
 /// How long the reader waits for input before it looks at its stop flag.
@@ -86,7 +85,7 @@ fn queue(coordinator: &Coordinator, text: String) {
     }
     // Asked now, not at the turn's start: an orchestrator may announce
     // steering when its first prompt begins.
-    let taken = coordinator.get_capability(STEER_CAPABILITY).is_some();
+    let taken = coordinator.get_capability(amplifier_kernel::capabilities::STEER).is_some();
     match coordinator.steer(text.to_owned()) {
         Ok(_) if taken => eprintln!("(queued: the model reads this at its next step)"),
         Ok(_) => eprintln!("(queued: sent as the next prompt when this turn ends)"),

@@ -115,10 +115,6 @@ pub struct Coordinator {
 /// silently (upstream's loop-streaming bounds its queue the same).
 pub const STEERING_LIMIT: usize = 100;
 
-/// The capability an orchestrator registers when it takes steering, so a
-/// front end knows typing during a turn reaches the model.
-pub const STEER_CAPABILITY: &str = "session.steer";
-
 impl Coordinator {
     pub fn new(session_id: String, parent_id: Option<String>, plan: Arc<MountPlan>) -> Self {
         Self::with_lineage(session_id, parent_id, plan, 0, CancellationToken::new())
@@ -442,7 +438,23 @@ impl Coordinator {
         }
 
         if result.action == HookAction::AskUser {
+            // Upstream's approval events, for any question: a front end
+            // drawing on the terminal gives way while it is asked.
+            let mut about = JsonMap::new();
+            about.insert("event".into(), json!(event));
+            for field in ["tool_name", "tool_call_id"] {
+                if let Some(value) = result.data.as_ref().and_then(|data| data.get(field)) {
+                    about.insert(field.into(), value.clone());
+                }
+            }
+            let mut required = about.clone();
+            required.insert("prompt".into(), json!(result.approval_prompt));
+            required.insert("options".into(), json!(result.approval_options));
+            self.hooks.emit(events::APPROVAL_REQUIRED, required).await;
             let (allowed, reason) = self.ask_user(&result).await;
+            about.insert("reason".into(), json!(reason));
+            let answered = if allowed { events::APPROVAL_GRANTED } else { events::APPROVAL_DENIED };
+            self.hooks.emit(answered, about).await;
             outcome.action = if allowed { HookAction::Continue } else { HookAction::Deny };
             outcome.reason = Some(reason);
         }

@@ -8,7 +8,7 @@
 //! supplies; everything a module does reaches the kernel through the traits in
 //! [`traits`].
 
-pub use amplifier_protocol::{errors, events, models, ops};
+pub use amplifier_protocol::{capabilities, errors, events, models, ops};
 
 pub mod cancellation;
 pub mod coordinator;

@@ -249,6 +249,28 @@ async fn approval_denied() {
 }
 
 #[tokio::test]
+async fn a_question_is_bracketed_by_approval_events_naming_the_tool_call() {
+    for (answer, verdict) in [("Allow", "approval:granted"), ("Deny", "approval:denied")] {
+        let (coordinator, _approval) = with_approval(Some(answer));
+        let recorder = Recorder::new();
+        coordinator.hooks().register("approval:*", recorder.handler(), 0, "recorder");
+        let data = serde_json::from_value(json!({"tool_name": "bash", "tool_call_id": "call_7", "tool_input": {}}));
+        let result = HookResult { data: Some(data.unwrap()), ..HookResult::ask_user("Run it?") };
+        coordinator.process_hook_result(result, "tool:pre", "guard").await;
+        let events = recorder.events();
+        assert_eq!(recorder.names(), ["approval:required", verdict]);
+        assert_eq!(events[0].1["prompt"], "Run it?");
+        for (_, data) in &events {
+            assert_eq!(
+                (&data["tool_name"], &data["tool_call_id"], &data["event"]),
+                (&json!("bash"), &json!("call_7"), &json!("tool:pre"))
+            );
+        }
+        assert!(events[1].1["reason"].as_str().unwrap().contains(answer));
+    }
+}
+
+#[tokio::test]
 async fn approval_without_approval_system_denies() {
     let coordinator = coordinator_with(plan());
     let result = HookResult { approval_default: ApprovalDefault::Allow, ..HookResult::ask_user("ok?") };

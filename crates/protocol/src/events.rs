@@ -30,6 +30,10 @@ pub const EXECUTION_START: &str = "execution:start";
 pub const EXECUTION_END: &str = "execution:end";
 /// loop-streaming: text the user typed during the turn joined the context.
 pub const STEERING_INJECTED: &str = "orchestrator:steering_injected";
+/// Around an `ask_user` verdict: the question is asked, then answered.
+pub const APPROVAL_REQUIRED: &str = "approval:required";
+pub const APPROVAL_GRANTED: &str = "approval:granted";
+pub const APPROVAL_DENIED: &str = "approval:denied";
 pub const USER_NOTIFICATION: &str = "user:notification";
 pub const CANCEL_REQUESTED: &str = "cancel:requested";
 pub const CANCEL_COMPLETED: &str = "cancel:completed";

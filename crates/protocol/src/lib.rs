@@ -5,6 +5,7 @@
 //! Amplifier's; [`ops`] lists the operations each side may start and their
 //! parameter shapes.
 
+pub mod capabilities;
 pub mod errors;
 pub mod events;
 pub mod models;

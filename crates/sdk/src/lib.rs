@@ -42,7 +42,7 @@ pub use amplifier_protocol::ops::{
     self, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, SessionInfo,
     Subscription,
 };
-pub use amplifier_protocol::{events, ErrorKind, ModuleError};
+pub use amplifier_protocol::{capabilities, events, ErrorKind, ModuleError};
 pub use host::Host;
 pub use module::{MountContext, Stream, ToolDispatcher, Tools};
 pub use runtime::runtime;
