@@ -10,6 +10,17 @@ fn read_lines(path: &std::path::Path) -> Vec<Value> {
 }
 
 fn task_plan(dir: &std::path::Path, parent_script: &str, child_script: &str, task_config: &str) -> String {
+    task_plan_with_hooks(dir, parent_script, child_script, task_config, "")
+}
+
+/// `task_plan` with more hook entries (YAML list items), which children inherit.
+fn task_plan_with_hooks(
+    dir: &std::path::Path,
+    parent_script: &str,
+    child_script: &str,
+    task_config: &str,
+    hooks: &str,
+) -> String {
     let parent_log = dir.join("parent-requests.jsonl");
     let child_log = dir.join("child-requests.jsonl");
     let events = dir.join("events.jsonl");
@@ -26,6 +37,7 @@ tools:
   - {{module: tool-task, source: "{task}", config: {task_config}}}
 hooks:
   - {{module: hooks-logging, source: "{logging}", config: {{path: "{events}"}}}}
+{hooks}
 agents:
   helper:
     description: Answers questions about echoes
@@ -101,6 +113,37 @@ fn a_child_session_runs_the_agent_and_the_parent_sees_only_its_answer() {
     assert_eq!(roles, ["user", "assistant", "tool"]);
     assert!(second[2]["content"].as_str().unwrap().contains("child answer"));
     assert!(!parent_requests[1].to_string().contains("from the child"));
+}
+
+#[test]
+fn a_childs_approval_question_reaches_the_parents_approval_system() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent_script =
+        r#"[{tool_calls: [{name: task, arguments: {agent: helper, instruction: "echo it"}}]}, {text: "parent done"}]"#;
+    let child_script = r#"[{tool_calls: [{name: echo, arguments: {text: "asked first"}}]}, {text: "child answer"}]"#;
+    let approval = format!(
+        "  - {{module: hooks-approval, source: \"{}\", config: {{rules: [{{tool: echo, action: ask}}], approval_default: allow}}}}",
+        plugin("hooks-approval")
+    );
+    let plan = task_plan_with_hooks(dir.path(), parent_script, child_script, "{}", &approval);
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "go"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    // The CLI's approval system answered the child (with no terminal: the
+    // question's default), where a child without one would fail closed.
+    assert!(
+        stderr(&output).contains("approval: no terminal to ask on; applying the default (allow)"),
+        "{}",
+        stderr(&output)
+    );
+    let logged = read_lines(&dir.path().join("events.jsonl"));
+    let granted = logged.iter().find(|e| e["event"] == "approval:granted").expect("approval:granted");
+    assert_ne!(granted["data"]["parent_id"], Value::Null, "asked in the child: {granted}");
+    assert!(logged.iter().any(|e| e["event"] == "tool:post" && e["data"]["tool_name"] == "echo"));
 }
 
 #[test]

@@ -304,6 +304,17 @@ impl Coordinator {
         *self.display.write().expect("service lock") = Some(display);
     }
 
+    /// Gives `child` this session's approval and display systems: a
+    /// sub-agent's questions and messages reach the same person.
+    pub fn share_front_end_with(&self, child: &Coordinator) {
+        if let Some(approval) = self.approval.read().expect("service lock").clone() {
+            child.set_approval_system(approval);
+        }
+        if let Some(display) = self.display.read().expect("service lock").clone() {
+            child.set_display_system(display);
+        }
+    }
+
     /// Queues text the user typed while a turn runs; the orchestrator takes
     /// it at its next iteration. Returns how many are waiting.
     pub fn steer(&self, text: String) -> ModuleResult<usize> {

@@ -107,6 +107,7 @@ impl ChildSpawner {
                 ..SessionOptions::default()
             },
         ));
+        parent.share_front_end_with(child.coordinator());
         let report = child.initialize().await.map_err(|e| agent_error(&request.agent, e))?;
         if !report.failures.is_empty() {
             let failures: Vec<String> = report
