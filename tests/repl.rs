@@ -104,6 +104,7 @@ fn prompts_are_turns_of_one_stored_session_and_slash_commands_answer() {
     terminal.expect("> ");
     terminal.type_keys("/status\r");
     terminal.expect("turns    1");
+    terminal.expect("provider provider-scripted (model script)");
     terminal.expect("> ");
     terminal.type_keys("/tools\r");
     terminal.expect("echo");

@@ -30,7 +30,7 @@ use crate::store_recorder::{self, Recording};
 const HELP: &str = "\
   /help          this list
   /tools         the tools the model can call
-  /status        session id, turns, tokens and cost so far
+  /status        session id, turns, tokens, cost, providers and models
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
   /config        the settings and where each came from
@@ -227,7 +227,15 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
                 "tokens   {} input + {} output = {}{cost}",
                 usage.input_tokens, usage.output_tokens, usage.total_tokens
             );
-            let providers: Vec<String> = coordinator.providers().into_iter().map(|p| p.name).collect();
+            // The model each provider uses unless a request names another.
+            let providers: Vec<String> = coordinator
+                .providers()
+                .into_iter()
+                .map(|p| match p.provider.info().defaults.get("model").and_then(|m| m.as_str()) {
+                    Some(model) => format!("{} (model {model})", p.name),
+                    None => p.name,
+                })
+                .collect();
             println!("provider {}", providers.join(", "));
         }
         "clear" => match coordinator.set_messages(Vec::<Message>::new()).await {

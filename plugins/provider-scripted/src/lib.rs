@@ -208,6 +208,7 @@ impl Provider for ScriptedProvider {
             id: "scripted".to_owned(),
             display_name: "Scripted (deterministic)".to_owned(),
             capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
+            defaults: event_data(json!({"model": "script"})),
             ..ProviderInfo::default()
         }
     }
