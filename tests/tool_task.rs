@@ -147,6 +147,40 @@ fn a_childs_approval_question_reaches_the_parents_approval_system() {
 }
 
 #[test]
+fn a_sub_agents_session_is_stored_under_its_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let parent_script = r#"[{tool_calls: [{name: task, arguments: {agent: helper, instruction: "Check the echo tool"}}]}, {text: "parent done"}]"#;
+    let child_script = r#"[{tool_calls: [{name: echo, arguments: {text: "from the child"}}]}, {text: "child answer"}]"#;
+    std::fs::write(dir.path().join("plan.yaml"), task_plan(dir.path(), parent_script, child_script, "{}")).unwrap();
+    let run = |args: &[&str]| amplifier(dir.path()).args(args).env("AMPLIFIER_STATE_DIR", &state).output().unwrap();
+    let output = run(&["run", "--plan", "plan.yaml", "--output-format", "json", "delegate please"]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let parent_id = serde_json::from_str::<Value>(&stdout(&output)).unwrap()["session_id"].as_str().unwrap().to_owned();
+
+    // `session list` shows the session the user started, not its sub-agent's.
+    let list = stdout(&run(&["session", "list"]));
+    assert_eq!(list.lines().count(), 2, "{list}");
+    assert!(list.contains(&parent_id), "{list}");
+    let show = stdout(&run(&["session", "show", &parent_id]));
+    let line = show.lines().find(|l| l.starts_with("sub-agent")).unwrap_or_else(|| panic!("{show}"));
+    let child_id = line.split_whitespace().nth(1).unwrap().to_owned();
+    assert!(line.contains("(helper, 5 messages)"), "{line}");
+
+    // The sub-agent's own record: its agent, its parent, its whole conversation.
+    let child = stdout(&run(&["session", "show", &child_id, "--transcript"]));
+    assert!(child.contains(&format!("a sub-agent of {parent_id}")), "{child}");
+    assert!(child.lines().any(|l| l.starts_with("status") && l.contains("completed")), "{child}");
+    assert!(child.contains("You are the helper agent.") && child.contains("child answer"), "{child}");
+    assert!(child.contains(&format!("sub-agent `helper` of: {parent_id}")), "{child}");
+
+    // Deleting the parent deletes its sub-agents.
+    assert!(run(&["session", "delete", &parent_id]).status.success());
+    let gone = run(&["session", "show", &child_id]);
+    assert!(!gone.status.success() && stderr(&gone).contains("no session matches"), "{}", stderr(&gone));
+}
+
+#[test]
 fn an_unknown_agent_is_an_error_result_naming_the_known_ones() {
     let dir = tempfile::tempdir().unwrap();
     let parent_script =

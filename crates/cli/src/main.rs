@@ -6,6 +6,7 @@
 
 mod agent_history;
 mod approval;
+mod each_session;
 mod line_editor;
 mod model;
 mod module;

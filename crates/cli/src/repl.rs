@@ -56,7 +56,8 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
-    let session = Session::new(plan, loader.clone(), SessionOptions::default());
+    let recorded = store_recorder::recording_sub_agents(loader.clone(), plan_path);
+    let session = Session::new(plan, recorded, SessionOptions::default());
     let coordinator = session.coordinator().clone();
     let recording = Recording::create(&coordinator, plan_path, options.session_name.as_deref());
     // A routing orchestrator keeps per-agent histories for this conversation.

@@ -76,7 +76,8 @@ pub fn run(args: RunArgs) -> u8 {
         let persist = crate::sse::Persist { lock, loader, plan_path: args.plan, session_name: args.session_name };
         return runtime.block_on(crate::sse::run_to_stdout(plan, persist, conversation, prompt, args.allow_partial));
     }
-    let session = Session::new(plan, loader.clone(), SessionOptions::default());
+    let recorded = store_recorder::recording_sub_agents(loader.clone(), &args.plan);
+    let session = Session::new(plan, recorded, SessionOptions::default());
     let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());
     conversation.attach(&session);
     runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))

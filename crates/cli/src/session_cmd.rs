@@ -219,8 +219,10 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
     if let Some(name) = &session.name {
         field("name", name);
     }
-    if let Some(parent) = &session.parent_id {
-        field("parent", parent);
+    match (&session.parent_id, &session.agent) {
+        (Some(parent), Some(agent)) => field("agent", &format!("{agent}, a sub-agent of {parent}")),
+        (Some(parent), None) => field("parent", parent),
+        _ => {}
     }
     field("status", shown_status(&store, &session));
     field("created", &format!("{} UTC", amplifier_store::format_ms(session.created_ms)));
@@ -243,6 +245,10 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
         "usage",
         &format!("{} input + {} output = {} tokens{cost}", usage.input_tokens, usage.output_tokens, usage.total_tokens),
     );
+    for child in store.sub_agents(&session.id)? {
+        let agent = child.agent.as_deref().unwrap_or_default();
+        field("sub-agent", &format!("{} ({agent}, {} messages)", child.id, child.message_count));
+    }
     if args.transcript {
         let messages = store.messages(&session.id)?;
         println!("\n{}", amplifier_store::markdown_transcript(&session, &messages).trim_end());
@@ -413,7 +419,8 @@ fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> u8 {
     let loader = Arc::new(loader);
     let options =
         SessionOptions { session_id: Some(session.id.clone()), is_resumed: true, ..SessionOptions::default() };
-    let kernel_session = Session::new(parsed.plan, loader.clone(), options);
+    let recorded = store_recorder::recording_sub_agents(loader.clone(), &plan_path);
+    let kernel_session = Session::new(parsed.plan, recorded, options);
     let recording = match Recording::resume(kernel_session.coordinator(), store, &session, lock) {
         Ok(recording) => recording,
         Err(message) => return finish(Err(Failure(message, exit::RUN_FAILED))),

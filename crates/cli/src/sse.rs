@@ -2,8 +2,8 @@
 //! `amplifier run --output-format sse`.
 //!
 //! Any orchestrator's run can be streamed: frames are mapped from the events
-//! of the session **and of its child sessions** (an [`ObservingLoader`]
-//! registers the observer on every session the loader mounts modules for).
+//! of the session **and of its child sessions** (an [`EachSession`] loader
+//! registers the observer on every session it mounts modules for).
 //!
 //! | event | frame |
 //! |---|---|
@@ -23,7 +23,6 @@
 //! `event: TYPE`, `id: N` (strictly increasing), `data: JSON`; the body
 //! starts with the comment `:` and idle streams get `heartbeat` events.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,14 +31,15 @@ use std::time::Instant;
 
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, JsonMap, Usage};
-use amplifier_kernel::plan::{ModuleKind, ModuleSpec, MountPlan};
-use amplifier_kernel::session::{LoadError, LoadedModule, ModuleLoader, Session, SessionOptions};
+use amplifier_kernel::plan::MountPlan;
+use amplifier_kernel::session::{ModuleLoader, Session, SessionOptions};
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::Coordinator;
 use amplifier_loader::DylibLoader;
 use serde_json::{json, Value};
 
 use crate::agent_history::Conversation;
+use crate::each_session::EachSession;
 use crate::store_recorder::{self, Recording};
 use crate::update::PlanLock;
 
@@ -222,43 +222,6 @@ impl HookHandler for Observer {
     }
 }
 
-/// A loader that registers an observer on every session it loads modules
-/// for: the top-level session and each child session (they share the
-/// parent's loader), so child events become frames too.
-pub struct ObservingLoader {
-    inner: Arc<dyn ModuleLoader>,
-    observer: Arc<dyn HookHandler>,
-    seen: Mutex<HashSet<String>>,
-}
-
-impl ObservingLoader {
-    pub fn new(inner: Arc<dyn ModuleLoader>, observer: Arc<dyn HookHandler>) -> Self {
-        ObservingLoader { inner, observer, seen: Mutex::default() }
-    }
-
-    fn observe(&self, coordinator: &Coordinator) {
-        if self.seen.lock().expect("seen lock").insert(coordinator.session_id().to_owned()) {
-            coordinator.hooks().register("*", self.observer.clone(), OBSERVER_PRIORITY, "cli-sse");
-        }
-    }
-}
-
-impl ModuleLoader for ObservingLoader {
-    fn load<'a>(
-        &'a self,
-        kind: ModuleKind,
-        spec: &'a ModuleSpec,
-        coordinator: &'a Arc<Coordinator>,
-    ) -> BoxFuture<'a, Result<LoadedModule, LoadError>> {
-        self.observe(coordinator);
-        self.inner.load(kind, spec, coordinator)
-    }
-
-    fn prepare<'a>(&'a self, modules: &'a [&'a ModuleSpec]) -> BoxFuture<'a, ()> {
-        self.inner.prepare(modules)
-    }
-}
-
 /// What a streamed run needs.
 pub struct RunSpec {
     pub plan: MountPlan,
@@ -291,7 +254,14 @@ pub async fn drive(
     on_session: impl FnOnce(&Arc<Coordinator>),
 ) -> bool {
     let observer = Arc::new(Observer { mapper: mapper.clone(), sink: sink.clone() });
-    let loader = Arc::new(ObservingLoader::new(spec.loader, observer));
+    let loader = match &spec.persist {
+        Some(persist) => store_recorder::recording_sub_agents(spec.loader, &persist.plan_path),
+        None => spec.loader,
+    };
+    // Child sessions' events become frames too.
+    let loader = EachSession::wrap(loader, move |coordinator| {
+        coordinator.hooks().register("*", observer.clone(), OBSERVER_PRIORITY, "cli-sse");
+    });
     let session = Session::new(spec.plan, loader, SessionOptions::default());
     spec.conversation.attach(&session);
     let persist = spec.persist;

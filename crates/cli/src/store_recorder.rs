@@ -22,8 +22,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
+use crate::each_session::EachSession;
+use amplifier_kernel::events;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, Message, RunStatus, Usage};
+use amplifier_kernel::session::ModuleLoader;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::Coordinator;
 use amplifier_store::{NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, TurnWrite};
@@ -85,7 +88,7 @@ impl Recording {
     /// Records a new session (`amplifier run`). A store that cannot be used
     /// is reported and the run goes on unrecorded.
     pub fn create(coordinator: &Arc<Coordinator>, plan: &Path, name: Option<&str>) -> Option<Recording> {
-        match Self::try_create(coordinator, plan, name) {
+        match Self::try_create(coordinator, plan, name, None) {
             Ok(recording) => Some(recording),
             Err(message) => {
                 eprintln!("warning: this session will not be saved: {message}");
@@ -94,7 +97,12 @@ impl Recording {
         }
     }
 
-    fn try_create(coordinator: &Arc<Coordinator>, plan: &Path, name: Option<&str>) -> Result<Recording, String> {
+    fn try_create(
+        coordinator: &Arc<Coordinator>,
+        plan: &Path,
+        name: Option<&str>,
+        agent: Option<&str>,
+    ) -> Result<Recording, String> {
         let mut store = open_store()?;
         let id = coordinator.session_id().to_owned();
         let lock = store.lock_session(&id).map_err(|err| err.to_string())?;
@@ -102,6 +110,7 @@ impl Recording {
         let new = NewSession {
             id: id.clone(),
             parent_id: coordinator.parent_id().map(str::to_owned),
+            agent: agent.map(str::to_owned),
             name: name.map(str::to_owned),
             plan_path: Some(plan_path.display().to_string()),
             plan_hash: plan_hash(&plan_path).ok(),
@@ -128,6 +137,49 @@ impl Recording {
         let recorder =
             Recorder::attach(coordinator, store, turn, stored.into_iter().map(|m| (m.turn, m.message)).collect());
         Ok(Recording { recorder, restore: Some(history), _lock: lock })
+    }
+}
+
+/// `loader`, also recording every sub-agent session it loads modules for
+/// (tool-task's, a router's agents) as a session of its own, with its
+/// parent and agent: `amplifier session show PARENT` lists them. Each is
+/// written as it goes and finished when it ends (at its parent's cleanup).
+pub fn recording_sub_agents(loader: Arc<dyn ModuleLoader>, plan: &Path) -> Arc<dyn ModuleLoader> {
+    let plan = plan.to_owned();
+    EachSession::wrap(loader, move |coordinator| {
+        if coordinator.parent_id().is_none() {
+            return;
+        }
+        let agent = amplifier_kernel::spawn::agent_of_child(coordinator.session_id());
+        match Recording::try_create(coordinator, &plan, None, agent.or(Some("agent"))) {
+            Ok(recording) => {
+                let end =
+                    SubAgentEnd { recording: Mutex::new(Some(recording)), coordinator: Arc::downgrade(coordinator) };
+                // After the recorder, so the final write holds `session:end` too.
+                coordinator.hooks().register(events::SESSION_END, Arc::new(end), i32::MAX, "cli-sub-agent-store");
+            }
+            Err(err) => eprintln!("warning: sub-agent session {} will not be saved: {err}", coordinator.session_id()),
+        }
+    })
+}
+
+/// Finishes a sub-agent session's recording when the session ends.
+struct SubAgentEnd {
+    recording: Mutex<Option<Recording>>,
+    coordinator: Weak<Coordinator>,
+}
+
+impl HookHandler for SubAgentEnd {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        let recording = self.recording.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let status = event.data.get("status").and_then(|s| serde_json::from_value(s.clone()).ok());
+        Box::pin(async move {
+            if let (Some(recording), Some(coordinator)) = (recording, self.coordinator.upgrade()) {
+                capture(Some(&recording), &coordinator).await;
+                finish(Some(recording), status.unwrap_or(RunStatus::Running), true);
+            }
+            Ok(HookResult::continue_())
+        })
     }
 }
 

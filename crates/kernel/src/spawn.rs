@@ -177,6 +177,11 @@ fn agent_error(agent: &str, err: impl std::fmt::Display) -> ModuleError {
     ModuleError::internal(format!("agent '{agent}' failed: {err}"))
 }
 
+/// The agent a child session runs, read from its id (see [`child_session_id`]).
+pub fn agent_of_child(session_id: &str) -> Option<&str> {
+    session_id.split_once('_').map(|(_, agent)| agent).filter(|agent| !agent.is_empty())
+}
+
 /// Upstream's child id scheme: `{parent-span16}-{child-span16}_{agent}`.
 fn child_session_id(parent: &str, agent: &str) -> String {
     let span = |id: &str| id.chars().filter(char::is_ascii_hexdigit).take(16).collect::<String>();
@@ -283,6 +288,13 @@ mod tests {
     use super::*;
     use crate::plan::SessionSettings;
     use serde_json::json;
+
+    #[test]
+    fn a_childs_agent_is_read_back_from_its_id() {
+        let id = child_session_id("0123456789abcdef0123-parent", "code_reviewer");
+        assert_eq!(agent_of_child(&id), Some("code_reviewer"));
+        assert_eq!(agent_of_child("a-top-level-session"), None);
+    }
 
     fn parent() -> MountPlan {
         let mut plan =

@@ -49,6 +49,7 @@ pub fn metadata_json(session: &SessionRecord) -> Value {
     json!({
         "session_id": session.id,
         "parent_id": session.parent_id,
+        "agent": session.agent,
         "name": session.name,
         "created": rfc3339_ms(session.created_ms),
         "updated": rfc3339_ms(session.updated_ms),
@@ -71,8 +72,10 @@ pub fn markdown_transcript(session: &SessionRecord, messages: &[StoredMessage]) 
     if let Some(plan) = &session.plan_path {
         let _ = writeln!(out, "- plan: `{plan}`");
     }
-    if let Some(parent) = &session.parent_id {
-        let _ = writeln!(out, "- forked from: {parent}");
+    match (&session.parent_id, &session.agent) {
+        (Some(parent), Some(agent)) => _ = writeln!(out, "- sub-agent `{agent}` of: {parent}"),
+        (Some(parent), None) => _ = writeln!(out, "- forked from: {parent}"),
+        _ => {}
     }
     let _ = writeln!(
         out,

@@ -44,12 +44,14 @@ pub const DB_FILE: &str = "sessions.db";
 /// The schema this build reads and writes (`PRAGMA user_version`).
 /// 2 added `agent_messages` (the router's per-agent histories); the schema's
 /// statements are idempotent, so running them again is the migration.
-pub const SCHEMA_VERSION: i64 = 2;
+/// 3 added `sessions.agent` (sub-agent sessions), added to older tables.
+pub const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS sessions (
     id             TEXT PRIMARY KEY,
     parent_id      TEXT,
+    agent          TEXT,
     name           TEXT,
     title          TEXT,
     plan_path      TEXT,
@@ -139,7 +141,10 @@ impl Default for Retention {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SessionRecord {
     pub id: String,
+    /// The session this one was forked from, or (with `agent`) that spawned it.
     pub parent_id: Option<String>,
+    /// Set for a sub-agent's session: the agent it ran.
+    pub agent: Option<String>,
     pub name: Option<String>,
     /// The first user prompt, shortened (for listings).
     pub title: Option<String>,
@@ -164,6 +169,8 @@ pub struct SessionRecord {
 pub struct NewSession {
     pub id: String,
     pub parent_id: Option<String>,
+    /// A sub-agent's session: the agent's name (its parent is `parent_id`).
+    pub agent: Option<String>,
     pub name: Option<String>,
     pub plan_path: Option<String>,
     pub plan_hash: Option<String>,
@@ -257,6 +264,14 @@ impl Store {
             // transaction serialises them, and the statements are idempotent.
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             tx.execute_batch(SCHEMA)?;
+            let has_agent: bool = tx.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('sessions') WHERE name = 'agent'",
+                [],
+                |row| row.get(0),
+            )?;
+            if !has_agent {
+                tx.execute_batch("ALTER TABLE sessions ADD COLUMN agent TEXT")?;
+            }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             tx.commit()?;
         }
@@ -291,9 +306,9 @@ impl Store {
     pub fn create_session(&mut self, new: &NewSession) -> Result<SessionRecord> {
         let now = now_ms();
         self.conn.execute(
-            "INSERT INTO sessions (id, parent_id, name, plan_path, plan_hash, working_dir, created_ms, updated_ms, status)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 'running')",
-            params![new.id, new.parent_id, new.name, new.plan_path, new.plan_hash, new.working_dir, now],
+            "INSERT INTO sessions (id, parent_id, agent, name, plan_path, plan_hash, working_dir, created_ms, updated_ms, status)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'running')",
+            params![new.id, new.parent_id, new.agent, new.name, new.plan_path, new.plan_hash, new.working_dir, now],
         )?;
         self.require(&new.id)
     }
@@ -431,22 +446,29 @@ impl Store {
             return Err(StoreError::NotFound(String::new()));
         }
         let mut stmt = self.conn.prepare(
-            "SELECT id FROM sessions WHERE substr(id, 1, length(?1)) = ?1 ORDER BY updated_ms DESC LIMIT 11",
+            "SELECT id, agent IS NULL FROM sessions WHERE substr(id, 1, length(?1)) = ?1 ORDER BY updated_ms DESC LIMIT 11",
         )?;
-        let ids: Vec<String> = stmt.query_map([prefix], |row| row.get(0))?.collect::<Result<_, _>>()?;
-        match ids.as_slice() {
-            [] => Err(StoreError::NotFound(prefix.to_owned())),
-            [id] => self.require(id),
+        let rows: Vec<(String, bool)> =
+            stmt.query_map([prefix], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<Result<_, _>>()?;
+        // A sub-agent's id starts with its parent's hex digits, so a short
+        // prefix of the parent's id also matches its sub-agents: the one
+        // session a person started wins.
+        let started: Vec<String> = rows.iter().filter(|(_, started)| *started).map(|(id, _)| id.clone()).collect();
+        let ids: Vec<String> = rows.iter().map(|(id, _)| id.clone()).collect();
+        match (ids.as_slice(), started.as_slice()) {
+            ([], _) => Err(StoreError::NotFound(prefix.to_owned())),
+            ([id], _) | (_, [id]) => self.require(id),
             _ if ids.iter().any(|id| id == prefix) => self.require(prefix),
             _ => Err(StoreError::Ambiguous { prefix: prefix.to_owned(), candidates: ids }),
         }
     }
 
-    /// Sessions, most recently updated first.
+    /// Sessions people started (not sub-agents'), most recently updated first.
     pub fn list(&self, filter: &ListFilter) -> Result<Vec<SessionRecord>> {
         let limit = filter.limit.map_or(-1, |n| n as i64);
         let sql = format!(
-            "{SELECT_SESSION} WHERE (?1 IS NULL OR s.working_dir = ?1) ORDER BY s.updated_ms DESC, s.rowid DESC LIMIT ?2"
+            "{SELECT_SESSION} WHERE (?1 IS NULL OR s.working_dir = ?1) AND s.agent IS NULL
+             ORDER BY s.updated_ms DESC, s.rowid DESC LIMIT ?2"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt.query_map(params![filter.working_dir, limit], session_from_row)?;
@@ -457,6 +479,15 @@ impl Store {
     pub fn latest_in(&self, working_dir: &str) -> Result<Option<SessionRecord>> {
         let filter = ListFilter { working_dir: Some(working_dir.to_owned()), limit: Some(1) };
         Ok(self.list(&filter)?.into_iter().next())
+    }
+
+    /// The sub-agent sessions `parent_id` spawned, oldest first.
+    pub fn sub_agents(&self, parent_id: &str) -> Result<Vec<SessionRecord>> {
+        let sql =
+            format!("{SELECT_SESSION} WHERE s.parent_id = ?1 AND s.agent IS NOT NULL ORDER BY s.created_ms, s.rowid");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map([parent_id], session_from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The session's history in order.
@@ -556,10 +587,13 @@ impl Store {
         self.require(&id)
     }
 
-    /// Deletes a session with its messages and events; refuses while another
-    /// process holds it. Returns whether it existed.
+    /// Deletes a session with its messages, events and sub-agent sessions;
+    /// refuses while another process holds it. Returns whether it existed.
     pub fn delete(&mut self, session_id: &str) -> Result<bool> {
         let lock = self.lock_session(session_id)?;
+        for child in self.sub_agents(session_id)? {
+            self.delete(&child.id)?;
+        }
         let deleted = self.conn.execute("DELETE FROM sessions WHERE id = ?1", [session_id])? > 0;
         lock.remove();
         Ok(deleted)
@@ -595,7 +629,8 @@ impl Store {
     }
 }
 
-const SELECT_SESSION: &str = "SELECT s.id, s.parent_id, s.name, s.title, s.plan_path, s.plan_hash, s.working_dir,
+const SELECT_SESSION: &str =
+    "SELECT s.id, s.parent_id, s.agent, s.name, s.title, s.plan_path, s.plan_hash, s.working_dir,
         s.created_ms, s.updated_ms, s.status, s.turn_count,
         (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id),
         (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id),
@@ -603,27 +638,28 @@ const SELECT_SESSION: &str = "SELECT s.id, s.parent_id, s.name, s.title, s.plan_
     FROM sessions s";
 
 fn session_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
-    let status: String = row.get(9)?;
+    let status: String = row.get(10)?;
     Ok(SessionRecord {
         id: row.get(0)?,
         parent_id: row.get(1)?,
-        name: row.get(2)?,
-        title: row.get(3)?,
-        plan_path: row.get(4)?,
-        plan_hash: row.get(5)?,
-        working_dir: row.get(6)?,
-        created_ms: row.get(7)?,
-        updated_ms: row.get(8)?,
+        agent: row.get(2)?,
+        name: row.get(3)?,
+        title: row.get(4)?,
+        plan_path: row.get(5)?,
+        plan_hash: row.get(6)?,
+        working_dir: row.get(7)?,
+        created_ms: row.get(8)?,
+        updated_ms: row.get(9)?,
         status: parse_status(&status),
-        turn_count: row.get(10)?,
-        message_count: row.get(11)?,
-        event_count: row.get(12)?,
-        events_dropped: row.get(13)?,
+        turn_count: row.get(11)?,
+        message_count: row.get(12)?,
+        event_count: row.get(13)?,
+        events_dropped: row.get(14)?,
         usage: Usage {
-            input_tokens: row.get(14)?,
-            output_tokens: row.get(15)?,
-            total_tokens: row.get(16)?,
-            cost_usd: row.get(17)?,
+            input_tokens: row.get(15)?,
+            output_tokens: row.get(16)?,
+            total_tokens: row.get(17)?,
+            cost_usd: row.get(18)?,
             ..Usage::default()
         },
     })

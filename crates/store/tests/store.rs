@@ -224,6 +224,60 @@ fn ids_resolve_from_unique_prefixes() {
 }
 
 #[test]
+fn a_schema_2_database_gains_the_agent_column_and_keeps_its_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
+    raw.execute_batch(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_id TEXT, name TEXT, title TEXT, plan_path TEXT,
+            plan_hash TEXT, working_dir TEXT NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
+            status TEXT NOT NULL, turn_count INTEGER NOT NULL DEFAULT 0, input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0, total_tokens INTEGER NOT NULL DEFAULT 0, cost_usd TEXT,
+            events_dropped INTEGER NOT NULL DEFAULT 0);
+         INSERT INTO sessions (id, working_dir, created_ms, updated_ms, status) VALUES ('kept', '/a', 1, 1, 'completed');
+         PRAGMA user_version = 2;",
+    )
+    .unwrap();
+    drop(raw);
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.session("kept").unwrap().unwrap().agent, None);
+    let child = NewSession { parent_id: Some("kept".into()), agent: Some("helper".into()), ..new_session("c", "/a") };
+    store.create_session(&child).unwrap();
+    assert_eq!(store.session("c").unwrap().unwrap().agent.as_deref(), Some("helper"));
+    drop(store);
+    Store::open(dir.path()).expect("reopening a migrated database changes nothing");
+}
+
+#[test]
+fn sub_agent_sessions_are_listed_under_their_parent_and_deleted_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.create_session(&new_session("parent", "/a")).unwrap();
+    std::thread::sleep(Duration::from_millis(5));
+    let sub_agent = |id: &str| NewSession {
+        parent_id: Some("parent".into()),
+        agent: Some("helper".into()),
+        ..new_session(id, "/a")
+    };
+    store.create_session(&sub_agent("parent-1_helper")).unwrap();
+    store.create_session(&sub_agent("parent-2_helper")).unwrap();
+    let fork = NewSession { parent_id: Some("parent".into()), ..new_session("fork", "/a") };
+    store.create_session(&fork).unwrap();
+    // Lists and `continue` are about the sessions people started; forks are theirs too.
+    let listed: Vec<String> = store.list(&ListFilter::default()).unwrap().into_iter().map(|s| s.id).collect();
+    assert_eq!(listed, ["fork", "parent"]);
+    assert_eq!(store.latest_in("/a").unwrap().unwrap().id, "fork");
+    // A prefix shared with its sub-agents' ids names the parent.
+    assert_eq!(store.resolve("pa").unwrap().id, "parent");
+    let children: Vec<String> = store.sub_agents("parent").unwrap().into_iter().map(|s| s.id).collect();
+    assert_eq!(children, ["parent-1_helper", "parent-2_helper"]);
+    assert!(store.delete("parent").unwrap());
+    for gone in ["parent", "parent-1_helper", "parent-2_helper"] {
+        assert!(store.session(gone).unwrap().is_none(), "{gone}");
+    }
+    assert!(store.session("fork").unwrap().is_some(), "a fork outlives its source");
+}
+
+#[test]
 fn list_filters_by_directory_newest_first() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
