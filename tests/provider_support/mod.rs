@@ -262,6 +262,8 @@ async fn mount_parsed(plan: amplifier_kernel::plan::MountPlan, base_dir: PathBuf
     // The loader reads the build profile from the environment; set once,
     // before any loader exists, to what the CLI tests use.
     PROFILE.call_once(|| std::env::set_var("AMPLIFIER_PLUGIN_PROFILE", "dev"));
+    // The shipped plans name standard modules without a source, as the CLI runs them.
+    amplifier_loader::builtin::register(amplifier_builtins::MODULES);
     let loader = Arc::new(DylibLoader::new(Some(base_dir), &amplifier_home()));
     let session = Session::new(plan, loader, SessionOptions::default());
     // One build at a time: concurrent loaders building the same crates into

@@ -147,12 +147,18 @@ impl Bench {
     /// Runs `amplifier run --plan PLAN "hi"` once. Returns its wall time and
     /// its peak RSS in KiB (from `wait4`: this child's, not earlier ones').
     fn run_host(&self, plan: &Path, scratch: &Path) -> Result<(Duration, u64)> {
+        self.run_host_with(plan, scratch, &[])
+    }
+
+    /// `run_host` with extra environment variables (`AMPLIFIER_MODULE_<ID>` overrides).
+    fn run_host_with(&self, plan: &Path, scratch: &Path, env: &[(String, PathBuf)]) -> Result<(Duration, u64)> {
         let log = scratch.join("amplifier.stderr");
         let started = Instant::now();
         let child = Command::new(&self.amplifier)
             .args(["run", "--plan"])
             .arg(plan)
             .arg("hi")
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(&self.root)
             .env("AMPLIFIER_HOME", &self.home)
             .env("AMPLIFIER_EVENTS", scratch.join("events.jsonl"))
@@ -204,24 +210,38 @@ impl Bench {
         Ok(session)
     }
 
+    /// W1 twice, interleaved: the scripted plan's modules built in, and the
+    /// same modules as cdylibs (`AMPLIFIER_MODULE_<ID>` pointing at their crates).
     fn w1(&self) -> Result<String> {
         const RUNS: usize = 20;
+        const MODULES: [&str; 5] = ["loop-basic", "context-simple", "provider-scripted", "tool-echo", "hooks-logging"];
         let scratch = tempfile::tempdir()?;
         let plan = Path::new("mount-plans/scripted.yaml");
-        eprintln!("bench: W1 warm-up run (the first bench run builds the plugins)");
+        let as_cdylibs: Vec<(String, PathBuf)> = MODULES
+            .iter()
+            .map(|m| {
+                (format!("AMPLIFIER_MODULE_{}", m.to_uppercase().replace('-', "_")), self.root.join("plugins").join(m))
+            })
+            .collect();
+        eprintln!("bench: W1 warm-up runs (the first bench run builds the plugins)");
         self.run_host(plan, scratch.path())?;
-        let mut walls = Vec::with_capacity(RUNS);
-        let mut peak_kib = 0;
+        self.run_host_with(plan, scratch.path(), &as_cdylibs)?;
+        let (mut builtin, mut cdylib) = ((Vec::with_capacity(RUNS), 0), (Vec::with_capacity(RUNS), 0));
         for _ in 0..RUNS {
-            let (wall, kib) = self.run_host(plan, scratch.path())?;
-            walls.push(wall);
-            peak_kib = peak_kib.max(kib);
+            for ((walls, peak_kib), env) in [(&mut builtin, &[][..]), (&mut cdylib, &as_cdylibs[..])] {
+                let (wall, kib) = self.run_host_with(plan, scratch.path(), env)?;
+                walls.push(wall);
+                *peak_kib = u64::max(*peak_kib, kib);
+            }
         }
+        let shown = |(walls, peak_kib): (Vec<Duration>, u64)| {
+            format!("{} wall (median of {RUNS}), peak RSS {:.1} MiB", human(median(walls)), peak_kib as f64 / 1024.0)
+        };
         Ok(format!(
             "W1 cold start (scripted plan, 1 tool call; a new process per run, plugin build cache warm): \
-             {} wall (median of {RUNS}), peak RSS {:.1} MiB",
-            human(median(walls)),
-            peak_kib as f64 / 1024.0
+             built-in modules {}; the same modules as cdylibs {}",
+            shown(builtin),
+            shown(cdylib)
         ))
     }
 

@@ -6,6 +6,7 @@
 
 mod agent_history;
 mod approval;
+mod default_plan;
 mod each_session;
 mod line_editor;
 mod model;
@@ -57,6 +58,8 @@ struct Cli {
 enum Command {
     /// Run one prompt through the session a mount plan describes.
     Run(run::RunArgs),
+    /// Write the default plan into the current directory, to edit.
+    Init(default_plan::InitArgs),
     /// Re-resolve a plan's modules (fetching git refs again) and rewrite amplifier.lock.
     Update(update::UpdateArgs),
     /// Create, validate and install modules.
@@ -88,7 +91,13 @@ fn init_logging(verbose: u8, #[cfg(feature = "otlp")] otlp: Option<&str>) -> Opt
         _ => "trace",
     };
     let filter = EnvFilter::try_from_env("AMPLIFIER_LOG").unwrap_or_else(|_| EnvFilter::new(default));
-    let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_target(false).with_filter(filter);
+    // Colour only for a person: a redirected stderr gets no escape codes.
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr()) && std::env::var_os("NO_COLOR").is_none();
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(colour)
+        .with_filter(filter);
     #[cfg(feature = "otlp")]
     if let Some(endpoint) = otlp {
         match otlp::exporter(endpoint) {
@@ -112,6 +121,7 @@ fn main() -> ExitCode {
         // SAFETY: nothing else runs yet: no thread reads the environment.
         unsafe { std::env::set_var("OMP_WAIT_POLICY", "passive") };
     }
+    amplifier_loader::builtin::register(amplifier_builtins::MODULES);
     let cli = Cli::parse();
     let _exporter = init_logging(
         cli.verbose,
@@ -120,6 +130,7 @@ fn main() -> ExitCode {
     );
     let code = match cli.command {
         Some(Command::Run(args)) => run::run(args),
+        Some(Command::Init(args)) => default_plan::init(args),
         Some(Command::Update(args)) => update::update(args),
         Some(Command::Module(args)) => module::run(args),
         Some(Command::Model(args)) => model::run(args),
@@ -129,18 +140,21 @@ fn main() -> ExitCode {
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
         // A person at a terminal with a plan chosen in the environment: talk.
-        None => match settings::Settings::load(std::path::Path::new(".")).get("plan").and_then(|p| p.as_str()) {
-            Some(plan) if std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
-                repl::repl(std::path::Path::new(plan), repl::ReplOptions::default())
-            }
-            _ => {
-                eprintln!(
-                    "error: no command given\n\nhint: `amplifier run --plan mount-plans/quickstart.yaml` talks to an agent \
-                     (set `plan` in .amplifier/settings.yaml or $AMPLIFIER_PLAN to make that plain `amplifier`), or see `amplifier --help`"
-                );
-                exit::USAGE
+        // A person at a terminal: talk, with the `plan` setting or the default plan.
+        None if std::io::IsTerminal::is_terminal(&std::io::stdin()) => match default_plan::choose(None) {
+            Ok(plan) => repl::repl(&plan, repl::ReplOptions::default()),
+            Err(message) => {
+                eprintln!("error: {message}");
+                exit::RUN_FAILED
             }
         },
+        None => {
+            eprintln!(
+                "error: no command given\n\nhint: `amplifier run \"prompt\"` asks an agent (the `plan` setting, or the \
+                 default plan); see `amplifier --help`"
+            );
+            exit::USAGE
+        }
     };
     ExitCode::from(code)
 }

@@ -1,4 +1,4 @@
-//! `amplifier run --plan FILE [PROMPT]`.
+//! `amplifier run [--plan FILE] [PROMPT]`.
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -18,9 +18,10 @@ use crate::update::PlanLock;
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The mount plan (YAML) describing the session's modules.
+    /// The mount plan (YAML) describing the session's modules (default: the
+    /// `plan` setting, else amplifier's default plan; `amplifier init` writes it out).
     #[arg(long, value_name = "FILE")]
-    plan: PathBuf,
+    plan: Option<PathBuf>,
     /// The prompt; read from standard input when omitted and input is piped.
     prompt: Option<String>,
     /// How to print the result.
@@ -49,6 +50,13 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> u8 {
+    let plan_path = match crate::default_plan::choose(args.plan) {
+        Ok(plan) => plan,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::RUN_FAILED;
+        }
+    };
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
         let options = crate::repl::ReplOptions {
@@ -57,7 +65,7 @@ pub fn run(args: RunArgs) -> u8 {
             session_name: args.session_name,
             conversation: Conversation { user: args.user, id: args.session },
         };
-        return crate::repl::repl(&args.plan, options);
+        return crate::repl::repl(&plan_path, options);
     }
     let prompt = match read_prompt(args.prompt) {
         Ok(prompt) => prompt,
@@ -66,19 +74,19 @@ pub fn run(args: RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let prepared = match prepare(&args.plan, args.offline, args.locked) {
+    let prepared = match prepare(&plan_path, args.offline, args.locked) {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
     let Prepared { plan, runtime, lock, loader } = prepared;
     let conversation = Conversation { user: args.user, id: args.session };
     if args.output_format == OutputFormat::Sse {
-        let persist = crate::sse::Persist { lock, loader, plan_path: args.plan, session_name: args.session_name };
+        let persist = crate::sse::Persist { lock, loader, plan_path, session_name: args.session_name };
         return runtime.block_on(crate::sse::run_to_stdout(plan, persist, conversation, prompt, args.allow_partial));
     }
-    let recorded = store_recorder::recording_sub_agents(loader.clone(), &args.plan);
+    let recorded = store_recorder::recording_sub_agents(loader.clone(), &plan_path);
     let session = Session::new(plan, recorded, SessionOptions::default());
-    let recording = Recording::create(session.coordinator(), &args.plan, args.session_name.as_deref());
+    let recording = Recording::create(session.coordinator(), &plan_path, args.session_name.as_deref());
     conversation.attach(&session);
     runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))
 }

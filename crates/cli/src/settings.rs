@@ -20,7 +20,12 @@ use crate::exit;
 /// Every setting: its dotted key, the environment variable that overrides
 /// it, its default, and what it does.
 const KNOWN: &[(&str, Option<&str>, &str, &str)] = &[
-    ("plan", Some("AMPLIFIER_PLAN"), "(none)", "the plan plain `amplifier` opens on a terminal"),
+    (
+        "plan",
+        Some("AMPLIFIER_PLAN"),
+        "null",
+        "the plan `amplifier run` and plain `amplifier` use when none is named (null: the default plan)",
+    ),
     ("show_token_usage", None, "false", "the REPL prints tokens and cost after each turn"),
     ("events.max_rows", Some("AMPLIFIER_EVENTS_MAX_ROWS"), "10000", "events kept per stored session (0: all)"),
     ("events.max_days", Some("AMPLIFIER_EVENTS_MAX_DAYS"), "0", "days events are kept (0: no limit)"),

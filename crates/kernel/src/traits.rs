@@ -97,6 +97,8 @@ pub enum ResolvedSource {
     Library { path: PathBuf },
     /// A plugin crate directory, built (or taken from the build cache) first.
     Crate { path: PathBuf },
+    /// A module linked into the host binary, by name.
+    Builtin { name: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,6 +11,7 @@
 
 pub mod adapters;
 pub mod builder;
+pub mod builtin;
 pub mod git;
 mod host_service;
 pub mod library;
@@ -59,6 +60,7 @@ impl DylibLoader {
                 Arc::new(git::GitSource::new(git.clone())),
                 Arc::new(resolver::PlanSource),
                 Arc::new(resolver::Installed::new(amplifier_home)),
+                Arc::new(builtin::Builtin),
             ],
             builder: Builder::new(amplifier_home),
             git,
@@ -118,8 +120,9 @@ impl DylibLoader {
         Err(LoadError::new(
             LoadReason::MissingSource,
             format!(
-                "{}: module '{}' not found: the plan gives no `source`, {} is not set, and it is not installed.\n\
-                 hint: add `source: ./path/to/the/module/crate` to {}",
+                "{}: module '{}' not found: the plan gives no `source`, {} is not set, it is not installed, \
+                 and it is not built into amplifier.\n\
+                 hint: add `source: ./path/to/the/module/crate` to {}, or name a module `amplifier module list` shows",
                 spec.field_path,
                 spec.module,
                 resolver::EnvOverride::variable(&spec.module),
@@ -128,13 +131,13 @@ impl DylibLoader {
         ))
     }
 
-    /// Resolves and (if needed) builds a module; returns its library and manifest.
+    /// Resolves and (if needed) builds a module; returns its code and manifest.
     pub async fn prepare(
         &self,
         spec: &ModuleSpec,
         coordinator: Option<&Arc<Coordinator>>,
-    ) -> Result<(PathBuf, Option<Manifest>), LoadError> {
-        self.prepare_found(spec, coordinator).await.map(|(_, library, manifest)| (library, manifest))
+    ) -> Result<(ModuleCode, Option<Manifest>), LoadError> {
+        self.prepare_found(spec, coordinator).await.map(|(_, code, manifest)| (code, manifest))
     }
 
     /// Resolves and builds a module without opening it, and says what it
@@ -144,15 +147,24 @@ impl DylibLoader {
         kind: ModuleKind,
         spec: &ModuleSpec,
         coordinator: Option<&Arc<Coordinator>>,
-    ) -> Result<(lockfile::Resolution, PathBuf, Option<Manifest>), LoadError> {
-        let (found, library, manifest) = self.prepare_found(spec, coordinator).await?;
+    ) -> Result<(lockfile::Resolution, ModuleCode, Option<Manifest>), LoadError> {
+        let (found, code, manifest) = self.prepare_found(spec, coordinator).await?;
         let at = &spec.field_path;
-        let sha256 = lockfile::library_sha256(&library, self.builder.cache_dir())
-            .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
-        let (ResolvedSource::Crate { path } | ResolvedSource::Library { path }) = &found.source;
-        let (source, commit) = match found.resolver.as_str() {
-            "git" => (found.origin.clone(), self.git.commit_of(path)),
-            _ => (lockfile::portable_path(path, self.base_dir.as_deref()), None),
+        let (source, commit, sha256) = match (&found.source, &code) {
+            (ResolvedSource::Crate { path } | ResolvedSource::Library { path }, ModuleCode::Library(library)) => {
+                let sha256 = lockfile::library_sha256(library, self.builder.cache_dir())
+                    .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
+                match found.resolver.as_str() {
+                    "git" => (found.origin.clone(), self.git.commit_of(path), sha256),
+                    _ => (lockfile::portable_path(path, self.base_dir.as_deref()), None, sha256),
+                }
+            }
+            // A built-in module is identified by the binary's version and its manifest.
+            (_, ModuleCode::Builtin(module)) => {
+                let identity = format!("{} {} {}", module.name, env!("CARGO_PKG_VERSION"), module.manifest);
+                ("builtin".to_owned(), None, lockfile::sha256_hex(identity.as_bytes()))
+            }
+            (ResolvedSource::Builtin { .. }, ModuleCode::Library(_)) => unreachable!("a built-in resolves to its code"),
         };
         let resolution = lockfile::Resolution {
             name: spec.module.clone(),
@@ -162,20 +174,33 @@ impl DylibLoader {
             commit,
             sha256,
         };
-        Ok((resolution, library, manifest))
+        Ok((resolution, code, manifest))
     }
 
     async fn prepare_found(
         &self,
         spec: &ModuleSpec,
         coordinator: Option<&Arc<Coordinator>>,
-    ) -> Result<(ResolvedModule, PathBuf, Option<Manifest>), LoadError> {
+    ) -> Result<(ResolvedModule, ModuleCode, Option<Manifest>), LoadError> {
         let found = self.resolve(spec, coordinator).await?;
         let artifact = match &found.source {
             ResolvedSource::Crate { path } => prebuilt_artifact(spec, path)?,
             ResolvedSource::Library { .. } => None,
+            ResolvedSource::Builtin { name } => {
+                let module = builtin::find(name).ok_or_else(|| {
+                    LoadError::new(
+                        LoadReason::MissingSource,
+                        format!("{}: no built-in module '{name}'", spec.field_path),
+                    )
+                })?;
+                let manifest = module.manifest().map_err(|err| {
+                    LoadError::new(LoadReason::InvalidModuleMetadata, format!("{}: {err}", spec.field_path))
+                })?;
+                return Ok((found, ModuleCode::Builtin(module), Some(manifest)));
+            }
         };
         let (library, manifest_dir) = match (found.source.clone(), artifact) {
+            (ResolvedSource::Builtin { .. }, _) => unreachable!("returned above"),
             (ResolvedSource::Library { path }, _) => {
                 let dir = path.parent().map(Path::to_owned).unwrap_or_default();
                 (path, dir)
@@ -195,8 +220,17 @@ impl DylibLoader {
         };
         let manifest = Manifest::read_dir(&manifest_dir)
             .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{}: {err}", spec.field_path)))?;
-        Ok((found, library, manifest))
+        Ok((found, ModuleCode::Library(library), manifest))
     }
+}
+
+/// A resolved module's code.
+#[derive(Debug, Clone)]
+pub enum ModuleCode {
+    /// A library (built, prebuilt or given) to open.
+    Library(PathBuf),
+    /// A module linked into this binary.
+    Builtin(&'static builtin::BuiltinModule),
 }
 
 /// The prebuilt library a module directory's `amplifier.toml` names, once
@@ -260,6 +294,10 @@ impl ModuleLoader for DylibLoader {
                     }
                 }
             }
+            // Built-in modules and libraries need no build, and no thread.
+            if crates.is_empty() {
+                return;
+            }
             let builder = self.builder.clone();
             let _ = tokio::task::spawn_blocking(move || builder.prebuild(&crates)).await;
         })
@@ -272,7 +310,7 @@ impl ModuleLoader for DylibLoader {
         coordinator: &'a Arc<Coordinator>,
     ) -> BoxFuture<'a, Result<LoadedModule, LoadError>> {
         Box::pin(async move {
-            let (resolution, library_path, manifest) = self.resolution(kind, spec, Some(coordinator)).await?;
+            let (resolution, code, manifest) = self.resolution(kind, spec, Some(coordinator)).await?;
             let at = &spec.field_path;
             if let Some((lock, plan)) = &self.locked {
                 if let Err(difference) = lock.check(plan, &resolution) {
@@ -294,23 +332,34 @@ impl ModuleLoader for DylibLoader {
                 }
                 validate_config(spec, manifest)?;
             }
-            let library = library::open(&library_path, &spec.module)
-                .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
-            if !library.manifest.kinds.iter().any(|k| k == kind.as_str()) {
+            let (root, exported, location) = match &code {
+                ModuleCode::Library(path) => {
+                    let library = library::open(path, &spec.module)
+                        .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
+                    (library.root, library.manifest.clone(), library.path.display().to_string())
+                }
+                ModuleCode::Builtin(module) => {
+                    let root = (module.root)();
+                    let exported = library::exported_manifest(&root, &spec.module, "built-in")
+                        .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
+                    (root, exported, "built-in".to_owned())
+                }
+            };
+            tracing::info!(module = %spec.module, at = %at, code = %location, "loading");
+            if !exported.kinds.iter().any(|k| k == kind.as_str()) {
                 return Err(LoadError::new(
                     LoadReason::InvalidEntryPoint,
                     format!(
-                        "{at}: module '{}' ({}) exports kinds [{}], not {kind}",
+                        "{at}: module '{}' ({location}) exports kinds [{}], not {kind}",
                         spec.module,
-                        library.path.display(),
-                        library.manifest.kinds.join(", ")
+                        exported.kinds.join(", ")
                     ),
                 ));
             }
             let (host, instance_slot) =
                 host_service::HostService::new_api(coordinator, spec.mount_name(), tokio::runtime::Handle::current());
             let config = serde_json::to_string(&spec.config).unwrap_or_else(|_| "{}".to_owned());
-            let instance = (library.root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
+            let instance = (root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
                 .into_result()
                 .map_err(|err| {
                     let err = amplifier_kernel::ModuleError::from_wire(err.as_str());

@@ -47,12 +47,17 @@ pub fn open(path: &Path, module: &str) -> Result<Arc<PluginLibrary>, String> {
     check_stamp(&path, module)?;
     let header = lib_header_from_path(&path).map_err(|err| describe_library_error(&path, module, err))?;
     let root = header.init_root_module::<PluginRoot_Ref>().map_err(|err| describe_library_error(&path, module, err))?;
-    let manifest_json = (root.manifest())();
-    let manifest: ExportedManifest = serde_json::from_str(manifest_json.as_str())
-        .map_err(|err| format!("module '{module}' ({}) exports an invalid manifest: {err}", path.display()))?;
+    let manifest = exported_manifest(&root, module, &path.display().to_string())?;
     let library = Arc::new(PluginLibrary { path: path.clone(), root, manifest });
     opened.insert(path, library.clone());
     Ok(library)
+}
+
+/// What a module's root says about itself; `location` names it in messages.
+pub fn exported_manifest(root: &PluginRoot_Ref, module: &str, location: &str) -> Result<ExportedManifest, String> {
+    let manifest_json = (root.manifest())();
+    serde_json::from_str(manifest_json.as_str())
+        .map_err(|err| format!("module '{module}' ({location}) exports an invalid manifest: {err}"))
 }
 
 /// Reads the plugin's `AbiStamp` and refuses another ABI major or protocol.

@@ -269,6 +269,11 @@ impl Recorder {
     }
 }
 
+/// sha256 of bytes, as lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
 /// sha256 of a file, as lowercase hex.
 pub fn sha256_file(path: &Path) -> Result<String, String> {
     let mut file = std::fs::File::open(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;

@@ -62,8 +62,13 @@ impl Manifest {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
         };
+        Self::parse(&text, path).map(Some)
+    }
+
+    /// Parses and checks a manifest's text; `path` names it in messages.
+    pub fn parse(text: &str, path: PathBuf) -> Result<Manifest, String> {
         let mut manifest: Manifest =
-            toml::from_str(&text).map_err(|err| format!("invalid {}: {err}", path.display()))?;
+            toml::from_str(text).map_err(|err| format!("invalid {}: {err}", path.display()))?;
         manifest.path = path;
         if manifest.module.artifact.is_some() != manifest.module.sha256.is_some() {
             return Err(format!(
@@ -80,7 +85,7 @@ impl Manifest {
                 ));
             }
         }
-        Ok(Some(manifest))
+        Ok(manifest)
     }
 
     /// The prebuilt library this manifest names and its expected sha256.

@@ -183,6 +183,7 @@ pub async fn validate(path: &Path, options: &ValidateOptions) -> Result<Validati
     let (manifest_dir, library_given) = match &source {
         ResolvedSource::Crate { path } => (path.clone(), None),
         ResolvedSource::Library { path } => (path.parent().map(Path::to_owned).unwrap_or_default(), Some(path.clone())),
+        ResolvedSource::Builtin { .. } => unreachable!("a path never classifies as a built-in module"),
     };
     let mut checks = Checks::default();
 

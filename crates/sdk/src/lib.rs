@@ -160,29 +160,17 @@ pub mod __private {
 /// `tool` → [`Tools`]; `provider` → `impl Provider`; `hook` → `impl HookHandler`;
 /// `context` → `impl ContextManager`; `orchestrator` → `impl Orchestrator`;
 /// `resolver` → `impl Resolver`.
+///
+/// The macro defines `amplifier_plugin_root()`, the module's root (what the
+/// host calls), and, unless the SDK's `builtin` feature is on, the two
+/// symbols a host looks up in a dynamic library.
 #[macro_export]
 macro_rules! export_module {
     ($($kind:ident => $mount:path),+ $(,)?) => {
-        /// Read by the host before anything else, so a plugin built for another
-        /// ABI gets a readable refusal.
-        #[no_mangle]
-        pub static AMPLIFIER_PLUGIN_ABI_STAMP: $crate::__private::AbiStamp = $crate::__private::AbiStamp::CURRENT;
-
-        #[no_mangle]
-        #[allow(non_upper_case_globals)]
-        pub static _1as_0lib_1header_0root_bmodule_bloader: $crate::__private::LibHeader = {
-            extern "C" fn erased() -> $crate::__private::RootModuleResult {
-                $crate::__private::__call_root_module_loader(root)
-            }
-            fn root() -> $crate::__private::PluginRoot_Ref {
-                use $crate::__private::PrefixTypeTrait;
-                $crate::__private::PluginRoot {
-                    stamp: $crate::__private::stamp,
-                    manifest,
-                    instantiate,
-                }
-                .leak_into_prefix()
-            }
+        /// The module's root: its stamp, manifest and mount entry point. A
+        /// host that links this crate (a built-in module) calls it directly.
+        #[doc(hidden)]
+        pub fn amplifier_plugin_root() -> $crate::__private::PluginRoot_Ref {
             extern "C" fn manifest() -> $crate::__private::RString {
                 $crate::__private::manifest_json(
                     env!("CARGO_PKG_NAME"),
@@ -204,8 +192,43 @@ macro_rules! export_module {
                     &[$((stringify!($kind), &|ctx| $crate::export_module!(@erase $kind, $mount, ctx))),+],
                 )
             }
-            // SAFETY: `root` builds the `PluginRoot_Ref` this header describes,
-            // and the layout is checked by the loader (`CheckTypeLayout::Yes`).
+            static ROOT: ::std::sync::OnceLock<$crate::__private::PluginRoot_Ref> = ::std::sync::OnceLock::new();
+            *ROOT.get_or_init(|| {
+                use $crate::__private::PrefixTypeTrait;
+                $crate::__private::PluginRoot { stamp: $crate::__private::stamp, manifest, instantiate }
+                    .leak_into_prefix()
+            })
+        }
+
+        $crate::__export_library_symbols!();
+    };
+    (@erase tool, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_tools($mount($ctx)?)) };
+    (@erase provider, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_provider($mount($ctx)?)) };
+    (@erase hook, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_hook($mount($ctx)?)) };
+    (@erase context, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_context($mount($ctx)?)) };
+    (@erase orchestrator, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_orchestrator($mount($ctx)?)) };
+    (@erase resolver, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_resolver($mount($ctx)?)) };
+}
+
+/// The symbols a host looks up when it opens the module as a library.
+#[cfg(not(feature = "builtin"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __export_library_symbols {
+    () => {
+        /// Read by the host before anything else, so a plugin built for another
+        /// ABI gets a readable refusal.
+        #[no_mangle]
+        pub static AMPLIFIER_PLUGIN_ABI_STAMP: $crate::__private::AbiStamp = $crate::__private::AbiStamp::CURRENT;
+
+        #[no_mangle]
+        #[allow(non_upper_case_globals)]
+        pub static _1as_0lib_1header_0root_bmodule_bloader: $crate::__private::LibHeader = {
+            extern "C" fn erased() -> $crate::__private::RootModuleResult {
+                $crate::__private::__call_root_module_loader(amplifier_plugin_root)
+            }
+            // SAFETY: `amplifier_plugin_root` builds the `PluginRoot_Ref` this
+            // header describes, and the loader checks its layout (`CheckTypeLayout::Yes`).
             unsafe {
                 $crate::__private::LibHeader::from_constructor::<$crate::__private::PluginRoot_Ref>(
                     erased,
@@ -214,12 +237,16 @@ macro_rules! export_module {
             }
         };
     };
-    (@erase tool, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_tools($mount($ctx)?)) };
-    (@erase provider, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_provider($mount($ctx)?)) };
-    (@erase hook, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_hook($mount($ctx)?)) };
-    (@erase context, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_context($mount($ctx)?)) };
-    (@erase orchestrator, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_orchestrator($mount($ctx)?)) };
-    (@erase resolver, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_resolver($mount($ctx)?)) };
+}
+
+/// Built into the host (the `builtin` feature): `#[no_mangle]` symbols of
+/// several modules linked into one binary would collide, and the host calls
+/// `amplifier_plugin_root` directly.
+#[cfg(feature = "builtin")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __export_library_symbols {
+    () => {};
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ pub trait ErasedModule: Send + Sync + 'static {
     ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>>;
 }
 
-pub type MountFn<'a> = &'a dyn Fn(MountContext) -> ModuleResult<Arc<dyn ErasedModule>>;
+pub type MountFn<'a> = &'a (dyn Fn(MountContext) -> ModuleResult<Arc<dyn ErasedModule>> + Sync);
 
 fn parse<T: DeserializeOwned>(op: &str, params: &str) -> ModuleResult<T> {
     serde_json::from_str(params)
@@ -410,7 +410,10 @@ pub fn instantiate(
 ) -> RResult<PluginInstanceBox, RString> {
     let mounted = catch_unwind(AssertUnwindSafe(|| -> ModuleResult<PluginInstanceBox> {
         let host = Host::new(host);
-        logging::install(host.api(), host_log_level(&host));
+        // Built in, the plugin's `tracing` and panics are the host's own already.
+        if !cfg!(feature = "builtin") {
+            logging::install(host.api(), host_log_level(&host));
+        }
         let config: JsonMap = if config.trim().is_empty() {
             JsonMap::new()
         } else {
@@ -425,8 +428,23 @@ pub fn instantiate(
                 offered.join(", ")
             )));
         };
-        let _entered = runtime().enter();
-        let module = mount(MountContext { config, host, module: package })?;
+        let context = MountContext { config, host, module: package };
+        let module = if cfg!(feature = "builtin") {
+            // A mount function may block on the plugin's runtime
+            // (`runtime().block_on`). In a library it has a tokio of its own;
+            // built in, it shares the host's, whose worker thread this is, and
+            // tokio refuses to block there: mount on a thread of its own.
+            std::thread::scope(|scope| {
+                let mounted = scope.spawn(|| {
+                    let _entered = runtime().enter();
+                    mount(context)
+                });
+                mounted.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })?
+        } else {
+            let _entered = runtime().enter();
+            mount(context)?
+        };
         Ok(PluginInstance_TO::from_value(Instance { module, calls: PendingCalls::new() }, TD_Opaque))
     }));
     match mounted {

@@ -9,7 +9,7 @@ use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::ResolvedSource;
 use amplifier_loader::manifest::{Manifest, MANIFEST_FILE};
 use amplifier_loader::resolver::Installed;
-use amplifier_loader::{amplifier_home, DylibLoader};
+use amplifier_loader::{amplifier_home, builtin, DylibLoader, ModuleCode};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -195,7 +195,15 @@ pub fn install(args: InstallArgs) -> u8 {
         ..ModuleSpec::new(id_from_source(&args.source))
     };
     let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
-        Ok(prepared) => prepared,
+        Ok((ModuleCode::Library(library), manifest)) => (library, manifest),
+        Ok((ModuleCode::Builtin(module), _)) => {
+            eprintln!(
+                "error: '{}' is built into amplifier: a plan names it without a `source`, nothing to install\n\
+                 hint: to install another build of it, give its crate directory or library",
+                module.name
+            );
+            return exit::USAGE;
+        }
         Err(err) => {
             eprintln!("error: {}", err.message);
             return exit::RUN_FAILED;
@@ -275,6 +283,28 @@ pub fn list(args: ListArgs) -> u8 {
     } else {
         print_table(&installed.iter().map(InstalledModule::row).collect::<Vec<_>>());
     }
+    println!(
+        "Built-in modules (amplifier {}; an installed module or a `source` of the same name wins):",
+        env!("CARGO_PKG_VERSION")
+    );
+    let builtins: Vec<[String; 5]> = builtin::all()
+        .iter()
+        .map(|module| {
+            let manifest = module.manifest().ok();
+            [
+                module.name.to_owned(),
+                manifest.as_ref().map(|m| m.module.kinds.join(",")).unwrap_or_else(|| "?".into()),
+                module.version(),
+                manifest.as_ref().map(|m| m.module.abi.to_string()).unwrap_or_else(|| "?".into()),
+                "built-in".to_owned(),
+            ]
+        })
+        .collect();
+    if builtins.is_empty() {
+        println!("  (none)");
+    } else {
+        print_table(&builtins);
+    }
     let Some(plan_path) = args.plan else { return exit::SUCCESS };
     let parsed = match amplifier_plan::parse_plan_file(&plan_path) {
         Ok(parsed) => parsed,
@@ -305,11 +335,13 @@ pub fn list(args: ListArgs) -> u8 {
     for (kind, spec) in entries {
         let row = match runtime.block_on(loader.resolve(spec, None)) {
             Ok(found) => {
-                let dir = match &found.source {
-                    ResolvedSource::Crate { path } => path.clone(),
-                    ResolvedSource::Library { path } => path.parent().map(Path::to_owned).unwrap_or_default(),
+                let manifest = match &found.source {
+                    ResolvedSource::Crate { path } => Manifest::read_dir(path).ok().flatten(),
+                    ResolvedSource::Library { path } => {
+                        Manifest::read_dir(path.parent().unwrap_or(Path::new("."))).ok().flatten()
+                    }
+                    ResolvedSource::Builtin { name } => builtin::find(name).and_then(|m| m.manifest().ok()),
                 };
-                let manifest = Manifest::read_dir(&dir).ok().flatten();
                 [
                     spec.mount_name().to_owned(),
                     kind.as_str().to_owned(),
@@ -339,9 +371,15 @@ pub fn show(args: ShowArgs) -> u8 {
     let home = amplifier_home();
     let dirs = Installed::new(&home).dirs().to_vec();
     let versions: Vec<InstalledModule> = scan(&dirs).into_iter().filter(|m| m.name == args.name).collect();
-    if versions.is_empty() {
+    let built_in = builtin::find(&args.name);
+    if versions.is_empty() && built_in.is_none() {
         let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-        eprintln!("error: module '{}' is not installed (looked in {})", args.name, shown.join(", "));
+        eprintln!(
+            "error: module '{}' is neither installed (looked in {}) nor built into amplifier\n\
+             hint: `amplifier module list` shows the modules there are",
+            args.name,
+            shown.join(", ")
+        );
         return exit::RUN_FAILED;
     }
     let newest = versions.iter().map(|m| version_key(&m.version())).max();
@@ -349,34 +387,7 @@ pub fn show(args: ShowArgs) -> u8 {
         let used = if Some(version_key(&module.version())) == newest { " (the version plans get)" } else { "" };
         println!("{} {}{used}", module.name, module.version());
         if let Some(manifest) = &module.manifest {
-            println!("  kinds:       {}", manifest.module.kinds.join(", "));
-            println!("  abi:         {}", manifest.module.abi);
-            if !manifest.module.description.is_empty() {
-                println!("  description: {}", manifest.module.description);
-            }
-            if let Some(schema) = manifest.config_schema_json() {
-                let required: Vec<&str> = schema
-                    .get("required")
-                    .and_then(|r| r.as_array())
-                    .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
-                    .unwrap_or_default();
-                let keys: Vec<String> = schema
-                    .get("properties")
-                    .and_then(|p| p.as_object())
-                    .map(|p| {
-                        p.iter()
-                            .map(|(key, property)| {
-                                let kind = property.get("type").and_then(|t| t.as_str()).unwrap_or("any");
-                                let required = if required.contains(&key.as_str()) { ", required" } else { "" };
-                                format!("{key} ({kind}{required})")
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if !keys.is_empty() {
-                    println!("  config:      {}", keys.join(", "));
-                }
-            }
+            print_manifest(manifest);
         }
         if let Some(record) = &module.record {
             println!("  source:      {}", record.source);
@@ -384,7 +395,45 @@ pub fn show(args: ShowArgs) -> u8 {
         }
         println!("  location:    {}", module.dir.display());
     }
+    if let Some(module) = built_in {
+        let used = if versions.is_empty() { " (what plans get)" } else { " (installed versions win over it)" };
+        println!("{} {} built into amplifier {}{used}", module.name, module.version(), env!("CARGO_PKG_VERSION"));
+        if let Ok(manifest) = module.manifest() {
+            print_manifest(&manifest);
+        }
+    }
     exit::SUCCESS
+}
+
+/// A manifest's kinds, ABI, description and config keys, indented.
+fn print_manifest(manifest: &Manifest) {
+    println!("  kinds:       {}", manifest.module.kinds.join(", "));
+    println!("  abi:         {}", manifest.module.abi);
+    if !manifest.module.description.is_empty() {
+        println!("  description: {}", manifest.module.description);
+    }
+    let Some(schema) = manifest.config_schema_json() else { return };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let keys: Vec<String> = schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .map(|p| {
+            p.iter()
+                .map(|(key, property)| {
+                    let kind = property.get("type").and_then(|t| t.as_str()).unwrap_or("any");
+                    let required = if required.contains(&key.as_str()) { ", required" } else { "" };
+                    format!("{key} ({kind}{required})")
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !keys.is_empty() {
+        println!("  config:      {}", keys.join(", "));
+    }
 }
 
 pub fn remove(args: RemoveArgs) -> u8 {

@@ -1,0 +1,80 @@
+//! The plan a command uses when none is named: `--plan`, else the `plan`
+//! setting (`$AMPLIFIER_PLAN`, `.amplifier/settings.yaml`…), else the
+//! default plan built into the binary. `amplifier init` writes that default
+//! into the current directory for editing.
+//!
+//! The built-in default is written to `$AMPLIFIER_HOME/default-plan.yaml`
+//! before use, so that it is a file like any other plan: sessions record its
+//! path and hash (and `resume` finds it), and its `amplifier.lock` lives
+//! beside it.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::exit;
+use crate::settings::Settings;
+
+/// The default plan's text.
+pub const DEFAULT_PLAN: &str = include_str!("default-plan.yaml");
+
+/// The file `amplifier init` writes.
+const INIT_FILE: &str = "plan.yaml";
+
+/// `--plan` if given, else the `plan` setting, else the built-in default.
+pub fn choose(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
+    if let Some(plan) = explicit {
+        return Ok(plan);
+    }
+    if let Some(plan) = Settings::load(Path::new(".")).get("plan").and_then(|p| p.as_str()) {
+        return Ok(PathBuf::from(plan));
+    }
+    let path = amplifier_loader::amplifier_home().join("default-plan.yaml");
+    write_if_changed(&path, DEFAULT_PLAN)?;
+    Ok(path)
+}
+
+/// Writes `text` to `path` unless it holds exactly that already (a new
+/// amplifier's default replaces an older one); write then rename, so a
+/// concurrent run never reads half a plan.
+fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
+    if std::fs::read_to_string(path).is_ok_and(|current| current == text) {
+        return Ok(());
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let partial = dir.join(format!(".default-plan.yaml.partial-{}", std::process::id()));
+    std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::write(&partial, text))
+        .and_then(|_| std::fs::rename(&partial, path))
+        .map_err(|err| format!("cannot write the default plan to {}: {err}", path.display()))
+}
+
+#[derive(Args)]
+pub struct InitArgs {
+    /// Where to write the plan.
+    #[arg(long, value_name = "FILE", default_value = INIT_FILE)]
+    path: PathBuf,
+    /// Replace the file if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `amplifier init`: the default plan, written for editing.
+pub fn init(args: InitArgs) -> u8 {
+    if args.path.exists() && !args.force {
+        eprintln!(
+            "error: {} exists already\nhint: pass --force to replace it, or --path FILE to write elsewhere",
+            args.path.display()
+        );
+        return exit::USAGE;
+    }
+    if let Err(err) = std::fs::write(&args.path, DEFAULT_PLAN) {
+        eprintln!("error: cannot write {}: {err}", args.path.display());
+        return exit::RUN_FAILED;
+    }
+    let shown = args.path.display();
+    println!("Wrote {shown}: amplifier's default plan, to edit.");
+    println!("  amplifier run --plan {shown} \"prompt\"   runs it");
+    println!("  `plan: {shown}` in .amplifier/settings.yaml makes it this directory's default");
+    exit::SUCCESS
+}
