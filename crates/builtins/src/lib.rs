@@ -6,8 +6,8 @@
 //! a module's `source`, an installed module or `AMPLIFIER_MODULE_<ID>` wins
 //! over its built-in copy.
 //!
-//! provider-local is not here yet: it compiles llama.cpp, which needs cmake
-//! and libclang, so the loader builds it on first use as before.
+//! provider-local brings llama.cpp, compiled from
+//! `third_party/llama-cpp-sys-2` with nothing but a C/C++ compiler.
 
 use amplifier_loader::builtin::BuiltinModule;
 
@@ -37,6 +37,7 @@ builtins! {
     "orchestrator-plan" => orchestrator_plan,
     "orchestrator-router" => orchestrator_router,
     "provider-anthropic" => provider_anthropic,
+    "provider-local" => provider_local,
     "provider-openai" => provider_openai,
     "provider-scripted" => provider_scripted,
     "tool-bash" => tool_bash,

@@ -113,14 +113,6 @@ fn init_logging(verbose: u8, #[cfg(feature = "otlp")] otlp: Option<&str>) -> Opt
 }
 
 fn main() -> ExitCode {
-    // OpenMP (llama.cpp in provider-local) spin-waits by default, which
-    // collapses throughput when anything else runs (0.5 instead of 55 tok/s
-    // measured). libgomp reads this when a plugin linking it is loaded, so
-    // it must be set before any thread starts.
-    if std::env::var_os("OMP_WAIT_POLICY").is_none() {
-        // SAFETY: nothing else runs yet: no thread reads the environment.
-        unsafe { std::env::set_var("OMP_WAIT_POLICY", "passive") };
-    }
     amplifier_loader::builtin::register(amplifier_builtins::MODULES);
     let cli = Cli::parse();
     let _exporter = init_logging(

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use amplifier_kernel::plan::MountPlan;
-use amplifier_kernel::session::{LoadReport, Session, SessionOptions};
+use amplifier_kernel::session::{LoadReason, LoadReport, Session, SessionOptions};
 use amplifier_loader::DylibLoader;
 use amplifier_plan::{PlanDiagnostic, PlanError};
 use clap::Args;
@@ -238,7 +238,12 @@ pub(crate) fn print_load_summary(report: &LoadReport) {
     for failure in &report.failures {
         eprintln!("  - {} {} ({}): {}", failure.kind, failure.module, failure.field_path, failure.error);
     }
-    eprintln!("hint: fix the plan, or pass --allow-partial to run without them");
+    let builds = report.failures.iter().filter(|f| f.reason == LoadReason::BuildFailed).count();
+    if builds == report.failures.len() {
+        eprintln!("hint: fix the module's build (its log is named above), or pass --allow-partial to run without it");
+    } else {
+        eprintln!("hint: fix the plan, or pass --allow-partial to run without them");
+    }
 }
 
 fn print_success(

@@ -24,6 +24,8 @@ use crate::traits::{BoxFuture, ContextManager, HookHandler, ModuleSourceResolver
 #[serde(rename_all = "snake_case")]
 pub enum LoadReason {
     InvalidPackageLayout,
+    /// The module's crate did not build (not one of upstream's codes: it builds nothing).
+    BuildFailed,
     MissingSource,
     InvalidEntryPoint,
     InvalidModuleMetadata,
@@ -247,7 +249,8 @@ impl Session {
                 report.mounted.push(format!("{kind} {}", spec.mount_name()));
             }
             Err(error) => {
-                tracing::warn!(module = %spec.module, %kind, error = %error.message, "module failed to load");
+                // The report carries it to the front end, which tells the user once.
+                tracing::info!(module = %spec.module, %kind, error = %error.message, "module failed to load");
                 let mut data = JsonMap::new();
                 data.insert("module_type".into(), json!(kind.as_str()));
                 data.insert("module_id".into(), json!(spec.module));

@@ -243,10 +243,61 @@ impl Builder {
         let status = child.wait().map_err(|err| format!("cargo did not finish: {err}"))?;
         let stderr = stderr_reader.join().unwrap_or_default();
         if !status.success() {
-            return Err(shorten(&stderr, 40));
+            return Err(self.build_failure(packages, &stderr));
         }
         Ok(artifacts)
     }
+
+    /// A failed build's cause in a few lines with a hint that fits it; the
+    /// whole of cargo's output goes to a log file that the message names.
+    fn build_failure(&self, packages: &[&str], stderr: &str) -> String {
+        let logs = self.cache_dir.join("logs");
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let log = logs.join(format!("build-{}-{stamp}.log", packages.first().copied().unwrap_or("modules")));
+        let saved = std::fs::create_dir_all(&logs).and_then(|_| std::fs::write(&log, stderr));
+        let (cause, hint) = summarize_build_failure(stderr);
+        let mut message = cause.iter().map(|line| format!("  {line}\n")).collect::<String>();
+        message.push_str(&format!("hint: {hint}\n"));
+        match saved {
+            Ok(()) => message.push_str(&format!("the full build log: {}", log.display())),
+            Err(err) => message.push_str(&format!("(the build log could not be saved to {}: {err})", log.display())),
+        }
+        message
+    }
+}
+
+/// The lines of cargo's output that say why a build failed (from the first
+/// error on, without backtraces, build-script directives or compiler
+/// chatter), at most 12, and the hint that fits them.
+fn summarize_build_failure(stderr: &str) -> (Vec<String>, &'static str) {
+    let noise = |line: &str| {
+        let trimmed = line.trim_start();
+        trimmed.is_empty()
+            || trimmed.starts_with("cargo:")
+            || trimmed.starts_with("stack backtrace:")
+            || trimmed.starts_with("note: Some details are omitted")
+            || trimmed.starts_with("note: run with `RUST_BACKTRACE")
+            || trimmed.starts_with("at /")
+            || trimmed.split_once(": ").is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            || trimmed.starts_with("Compiling ")
+            || trimmed.starts_with("warning: build failed, waiting")
+    };
+    let lines: Vec<&str> = stderr.lines().filter(|l| !noise(l)).collect();
+    let first_error = lines.iter().position(|l| l.trim_start().starts_with("error")).unwrap_or(0);
+    let cause: Vec<String> = lines[first_error..].iter().take(12).map(|l| l.trim_end().to_owned()).collect();
+    let has = |needle: &str| stderr.contains(needle);
+    let hint = if has("linker `cc` not found") || has("failed to find tool") || has("needs a C") {
+        "install a C/C++ compiler (Debian/Ubuntu: `apt-get install build-essential`)"
+    } else if has("Unable to find libclang") {
+        "the module's build needs libclang (Debian/Ubuntu: `apt-get install libclang-dev`, or set LIBCLANG_PATH)"
+    } else if has("failed to download") || has("failed to get `") || has("failed to query replaced source") {
+        "cargo could not fetch the module's dependencies: check the network, or build with what is cached (--offline)"
+    } else if has("error[E") || has("error: could not compile") {
+        "the module's code does not compile: fix it, or use a version written for this amplifier's SDK"
+    } else {
+        "the build log below has cargo's whole output"
+    };
+    (cause, hint)
 }
 
 /// Copies a built library into its cache entry: copy then rename, so a
@@ -291,15 +342,6 @@ fn prune_older_entries(entry: &CacheEntry) {
         tracing::debug!(dir = %dir.display(), "removing an old plugin build from the cache");
         let _ = std::fs::remove_dir_all(dir);
     }
-}
-
-/// The last `max_lines` lines, marking the cut.
-fn shorten(text: &str, max_lines: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.len() <= max_lines {
-        return lines.join("\n");
-    }
-    format!("… ({} earlier lines cut)\n{}", lines.len() - max_lines, lines[lines.len() - max_lines..].join("\n"))
 }
 
 /// `libfoo_bar.so` for package `foo-bar` on this platform.
@@ -605,11 +647,24 @@ mod tests {
     }
 
     #[test]
-    fn shortens_long_output_marking_the_cut() {
-        let text = (1..=50).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
-        let short = shorten(&text, 5);
-        assert!(short.starts_with("… (45 earlier lines cut)"));
-        assert!(short.ends_with("line 50"));
+    fn a_build_script_panic_is_summed_up_without_its_backtrace() {
+        let stderr = "   Compiling clang-sys v1.8.1\n\
+            error: failed to run custom build command for `llama-cpp-sys-2 v0.1.161`\n\n\
+            Caused by:\n  process didn't exit successfully: `/t/build-script-build` (exit status: 101)\n\
+            --- stdout\ncargo:rerun-if-changed=wrapper.h\n--- stderr\n\n\
+            thread 'main' panicked at bindgen-0.72.1/lib.rs:616:27:\nUnable to find libclang: \"couldn't find any valid shared libraries\"\n\
+            stack backtrace:\n   0: __rustc::rust_begin_unwind\n             at /rustc/abc/library/std/src/panicking.rs:689:5\n\
+            note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n\
+            warning: build failed, waiting for other jobs to finish...\n";
+        let (cause, hint) = summarize_build_failure(stderr);
+        assert_eq!(cause[0], "error: failed to run custom build command for `llama-cpp-sys-2 v0.1.161`");
+        assert!(cause.iter().any(|l| l.starts_with("Unable to find libclang")), "{cause:#?}");
+        assert!(!cause.iter().any(|l| l.contains("rust_begin_unwind") || l.contains("cargo:") || l.contains("at /")));
+        assert!(hint.contains("libclang-dev"), "{hint}");
+        let (_, hint) = summarize_build_failure("error: linker `cc` not found\n");
+        assert!(hint.contains("build-essential"), "{hint}");
+        let long: String = (0..40).map(|i| format!("error: problem {i}\n")).collect();
+        assert_eq!(summarize_build_failure(&long).0.len(), 12, "at most 12 lines");
     }
 
     #[test]

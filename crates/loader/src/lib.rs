@@ -212,9 +212,7 @@ impl DylibLoader {
                 let library = tokio::task::spawn_blocking(move || builder.library_for(&crate_dir))
                     .await
                     .map_err(|err| LoadError::new(LoadReason::Unknown, format!("build task failed: {err}")))?
-                    .map_err(|err| {
-                        LoadError::new(LoadReason::InvalidPackageLayout, format!("{}: {err}", spec.field_path))
-                    })?;
+                    .map_err(|err| LoadError::new(LoadReason::BuildFailed, format!("{}: {err}", spec.field_path)))?;
                 (library, path)
             }
         };

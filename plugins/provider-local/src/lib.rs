@@ -4,7 +4,6 @@
 //! ```yaml
 //! providers:
 //!   - module: provider-local
-//!     source: ../plugins/provider-local
 //!     config:
 //!       model: qwen2.5-coder-0.5b   # a known model (`amplifier model list`) or a .gguf path
 //!       n_threads: 2                # default: every core
@@ -17,10 +16,10 @@
 //! offered tool becomes a tool call, held back from the stream until it is
 //! known not to be one (see `amplifier_models::chat`).
 //!
-//! OpenMP threads spin while they wait, which collapses throughput when
-//! another process is busy (measured: 0.5 tok/s instead of 55). libgomp reads
-//! `OMP_WAIT_POLICY` when it is loaded, before any code of ours runs, so the
-//! `amplifier` host sets it to `passive` at start unless it is set.
+//! llama.cpp is built without OpenMP (`third_party/llama-cpp-sys-2`): ggml's
+//! own thread pool needs no runtime library beside the binary, and its
+//! threads sleep between requests without the `OMP_WAIT_POLICY` that
+//! libgomp reads before `main`, too early for a built-in module to set it.
 
 mod engine;
 
