@@ -200,7 +200,17 @@ fn run_without_a_plan_takes_the_plan_setting_else_the_default_plan() {
     let default_plan = dir.path().join("home/default-plan.yaml");
     let _ = copied_binary(dir.path()).args(["run", "--offline", "say hello"]).output().unwrap();
     let written = std::fs::read_to_string(&default_plan).expect("the default plan was written");
-    amplifier_plan::parse_plan_str(&written, None).expect("the default plan parses");
+    let default = amplifier_plan::parse_plan_str(&written, None).expect("the default plan parses").plan;
+    assert_eq!(default.providers[0].module, "provider-local");
+    let specs = [&default.session.orchestrator, &default.session.context]
+        .into_iter()
+        .chain(&default.providers)
+        .chain(&default.tools)
+        .chain(&default.hooks);
+    assert!(specs.into_iter().all(|spec| spec.source.is_none()), "every module built in: {written}");
+    // The standard tools, with safe defaults: read-only.
+    assert_eq!(default.tools[0].module, "tool-filesystem");
+    assert_eq!(default.tools[0].config["allowed_write_paths"], serde_json::json!([]));
 
     // `init` writes the same plan to edit, and never over a file.
     let init = copied_binary(dir.path()).arg("init").output().unwrap();
