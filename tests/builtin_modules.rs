@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use serde_json::Value;
@@ -17,29 +17,6 @@ fn plan_by_name(dir: &Path) -> String {
     let shipped = std::fs::read_to_string(workspace().join("mount-plans/scripted.yaml")).unwrap();
     assert!(!shipped.contains("source:"), "the shipped scripted plan names its modules without a source");
     shipped.replace(".amplifier/scripted-events.jsonl", &dir.join("events.jsonl").display().to_string())
-}
-
-/// `amplifier` copied alone into a directory, run with an empty
-/// `AMPLIFIER_HOME`, no cargo on `PATH` and no `CARGO` variable: as someone
-/// who installed the binary would run it.
-fn copied_binary(dir: &Path) -> Command {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let amplifier = bin.join("amplifier");
-    if !amplifier.exists() {
-        std::fs::copy(env!("CARGO_BIN_EXE_amplifier"), &amplifier).unwrap();
-    }
-    let mut command = Command::new(amplifier);
-    command
-        .current_dir(dir)
-        .env("AMPLIFIER_HOME", dir.join("home"))
-        .env("PATH", &bin)
-        .env_remove("CARGO")
-        .env_remove("RUSTC")
-        .env_remove("AMPLIFIER_LOG")
-        .env_remove("AMPLIFIER_PLAN")
-        .env_remove("AMPLIFIER_MODULES");
-    command
 }
 
 #[test]

@@ -37,22 +37,10 @@ tools:
     std::fs::write(dir.join("plan.yaml"), plan).unwrap();
 }
 
-/// `amplifier` copied alone into `dir/bin`, run in `dir` with a fresh
-/// `AMPLIFIER_HOME`, models from `models` and nothing else on `PATH`: no
-/// cargo, no compiler, no Python.
-fn copied_binary(dir: &Path, models: &Path) -> Command {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_amplifier"), bin.join("amplifier")).unwrap();
-    let mut command = Command::new(bin.join("amplifier"));
-    command
-        .current_dir(dir)
-        .env("PATH", &bin)
-        .env("AMPLIFIER_HOME", dir.join("home"))
-        .env("AMPLIFIER_MODELS", models)
-        .env_remove("CARGO")
-        .env_remove("AMPLIFIER_PLAN")
-        .env_remove("AMPLIFIER_LOG");
+/// The copied binary (see `common::copied_binary`), models from `models`.
+fn copied_binary_with_models(dir: &Path, models: &Path) -> Command {
+    let mut command = copied_binary(dir);
+    command.env("AMPLIFIER_MODELS", models);
     command
 }
 
@@ -67,7 +55,8 @@ fn the_default_plan_runs_on_the_binary_alone_once_its_model_is_pulled() {
     let models = dir.path().join("models");
 
     // --offline never pulls: the error names the exact command.
-    let offline = copied_binary(dir.path(), &models).args(["run", "--offline", "Say hello."]).output().unwrap();
+    let offline =
+        copied_binary_with_models(dir.path(), &models).args(["run", "--offline", "Say hello."]).output().unwrap();
     assert_eq!(offline.status.code(), Some(1));
     assert!(
         stderr(&offline).contains("model 'smollm2-135m' is not installed")
@@ -86,8 +75,10 @@ fn the_default_plan_runs_on_the_binary_alone_once_its_model_is_pulled() {
     assert!(pull.status.success(), "{}", stderr(&pull));
     assert!(stderr(&pull).contains("Pulling model smollm2-135m"), "it says so first: {}", stderr(&pull));
     assert!(models.join("smollm2-135m-instruct-q4_1.gguf").is_file());
-    let output =
-        copied_binary(dir.path(), &models).args(["run", "--output-format", "jsonl", "Say hello."]).output().unwrap();
+    let output = copied_binary_with_models(dir.path(), &models)
+        .args(["run", "--output-format", "jsonl", "Say hello."])
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!dir.path().join("home/cache").exists(), "nothing was built");
     let lines = json_lines(&output);

@@ -42,6 +42,31 @@ pub fn amplifier(cwd: &Path) -> Command {
     command
 }
 
+/// `amplifier` copied alone into `dir/bin` and run in `dir` as someone who
+/// installed the binary would run it: a fresh `AMPLIFIER_HOME` (`dir/home`),
+/// nothing but `dir/bin` on `PATH` (no cargo, compiler or Python), no
+/// `CARGO` and no amplifier settings from the environment.
+pub fn copied_binary(dir: &Path) -> Command {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let amplifier = bin.join("amplifier");
+    if !amplifier.exists() {
+        std::fs::copy(env!("CARGO_BIN_EXE_amplifier"), &amplifier).unwrap();
+    }
+    let mut command = Command::new(amplifier);
+    command
+        .current_dir(dir)
+        .env("AMPLIFIER_HOME", dir.join("home"))
+        .env("PATH", &bin)
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .env_remove("AMPLIFIER_LOG")
+        .env_remove("AMPLIFIER_PLAN")
+        .env_remove("AMPLIFIER_MODULES")
+        .env_remove("AMPLIFIER_MODELS");
+    command
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

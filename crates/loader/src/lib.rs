@@ -150,21 +150,20 @@ impl DylibLoader {
     ) -> Result<(lockfile::Resolution, ModuleCode, Option<Manifest>), LoadError> {
         let (found, code, manifest) = self.prepare_found(spec, coordinator).await?;
         let at = &spec.field_path;
-        let (source, commit, sha256) = match (&found.source, &code) {
-            (ResolvedSource::Crate { path } | ResolvedSource::Library { path }, ModuleCode::Library(library)) => {
-                let sha256 = lockfile::library_sha256(library, self.builder.cache_dir())
-                    .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
-                match found.resolver.as_str() {
-                    "git" => (found.origin.clone(), self.git.commit_of(path), sha256),
-                    _ => (lockfile::portable_path(path, self.base_dir.as_deref()), None, sha256),
-                }
-            }
+        let (source, commit, sha256) = match &code {
             // A built-in module is identified by the binary's version and its manifest.
-            (_, ModuleCode::Builtin(module)) => {
+            ModuleCode::Builtin(module) => {
                 let identity = format!("{} {} {}", module.name, env!("CARGO_PKG_VERSION"), module.manifest);
                 ("builtin".to_owned(), None, lockfile::sha256_hex(identity.as_bytes()))
             }
-            (ResolvedSource::Builtin { .. }, ModuleCode::Library(_)) => unreachable!("a built-in resolves to its code"),
+            ModuleCode::Library { library, source } => {
+                let sha256 = lockfile::library_sha256(library, self.builder.cache_dir())
+                    .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
+                match found.resolver.as_str() {
+                    "git" => (found.origin.clone(), self.git.commit_of(source), sha256),
+                    _ => (lockfile::portable_path(source, self.base_dir.as_deref()), None, sha256),
+                }
+            }
         };
         let resolution = lockfile::Resolution {
             name: spec.module.clone(),
@@ -183,50 +182,48 @@ impl DylibLoader {
         coordinator: Option<&Arc<Coordinator>>,
     ) -> Result<(ResolvedModule, ModuleCode, Option<Manifest>), LoadError> {
         let found = self.resolve(spec, coordinator).await?;
-        let artifact = match &found.source {
-            ResolvedSource::Crate { path } => prebuilt_artifact(spec, path)?,
-            ResolvedSource::Library { .. } => None,
+        let at = &spec.field_path;
+        let (library, source) = match &found.source {
             ResolvedSource::Builtin { name } => {
                 let module = builtin::find(name).ok_or_else(|| {
-                    LoadError::new(
-                        LoadReason::MissingSource,
-                        format!("{}: no built-in module '{name}'", spec.field_path),
-                    )
+                    LoadError::new(LoadReason::MissingSource, format!("{at}: no built-in module '{name}'"))
                 })?;
-                let manifest = module.manifest().map_err(|err| {
-                    LoadError::new(LoadReason::InvalidModuleMetadata, format!("{}: {err}", spec.field_path))
-                })?;
+                let manifest = module
+                    .manifest()
+                    .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
                 return Ok((found, ModuleCode::Builtin(module), Some(manifest)));
             }
+            ResolvedSource::Library { path } => (path.clone(), path.clone()),
+            ResolvedSource::Crate { path } => match prebuilt_artifact(spec, path)? {
+                Some(artifact) => (artifact, path.clone()),
+                None => {
+                    let builder = self.builder.clone();
+                    let crate_dir = path.clone();
+                    let library = tokio::task::spawn_blocking(move || builder.library_for(&crate_dir))
+                        .await
+                        .map_err(|err| LoadError::new(LoadReason::Unknown, format!("build task failed: {err}")))?
+                        .map_err(|err| LoadError::new(LoadReason::BuildFailed, format!("{at}: {err}")))?;
+                    (library, path.clone())
+                }
+            },
         };
-        let (library, manifest_dir) = match (found.source.clone(), artifact) {
-            (ResolvedSource::Builtin { .. }, _) => unreachable!("returned above"),
-            (ResolvedSource::Library { path }, _) => {
-                let dir = path.parent().map(Path::to_owned).unwrap_or_default();
-                (path, dir)
-            }
-            (ResolvedSource::Crate { path }, Some(artifact)) => (artifact, path),
-            (ResolvedSource::Crate { path }, None) => {
-                let builder = self.builder.clone();
-                let crate_dir = path.clone();
-                let library = tokio::task::spawn_blocking(move || builder.library_for(&crate_dir))
-                    .await
-                    .map_err(|err| LoadError::new(LoadReason::Unknown, format!("build task failed: {err}")))?
-                    .map_err(|err| LoadError::new(LoadReason::BuildFailed, format!("{}: {err}", spec.field_path)))?;
-                (library, path)
-            }
+        // A library's manifest sits beside it; a crate's in its directory.
+        let manifest_dir = match &found.source {
+            ResolvedSource::Library { path } => path.parent().map(Path::to_owned).unwrap_or_default(),
+            _ => source.clone(),
         };
         let manifest = Manifest::read_dir(&manifest_dir)
-            .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{}: {err}", spec.field_path)))?;
-        Ok((found, ModuleCode::Library(library), manifest))
+            .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
+        Ok((found, ModuleCode::Library { library, source }, manifest))
     }
 }
 
 /// A resolved module's code.
 #[derive(Debug, Clone)]
 pub enum ModuleCode {
-    /// A library (built, prebuilt or given) to open.
-    Library(PathBuf),
+    /// A library (built, prebuilt or given) to open, and the path it was
+    /// resolved from (the crate directory, or the library itself).
+    Library { library: PathBuf, source: PathBuf },
     /// A module linked into this binary.
     Builtin(&'static builtin::BuiltinModule),
 }
@@ -331,7 +328,7 @@ impl ModuleLoader for DylibLoader {
                 validate_config(spec, manifest)?;
             }
             let (root, exported, location) = match &code {
-                ModuleCode::Library(path) => {
+                ModuleCode::Library { library: path, .. } => {
                     let library = library::open(path, &spec.module)
                         .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
                     (library.root, library.manifest.clone(), library.path.display().to_string())

@@ -195,7 +195,7 @@ pub fn install(args: InstallArgs) -> u8 {
         ..ModuleSpec::new(id_from_source(&args.source))
     };
     let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
-        Ok((ModuleCode::Library(library), manifest)) => (library, manifest),
+        Ok((ModuleCode::Library { library, .. }, manifest)) => (library, manifest),
         Ok((ModuleCode::Builtin(module), _)) => {
             eprintln!(
                 "error: '{}' is built into amplifier: a plan names it without a `source`, nothing to install\n\
