@@ -10,5 +10,6 @@ pub mod errors;
 pub mod events;
 pub mod models;
 pub mod ops;
+pub mod runs;
 
 pub use errors::{ErrorKind, ModuleError};

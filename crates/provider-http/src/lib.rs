@@ -9,9 +9,12 @@
 //!   upstream's kinds, with messages that never contain the API key;
 //! - [`retry`]: exponential backoff with jitter (`backon`'s schedule) that
 //!   honours `Retry-After`, backs off longer on 529, and emits `provider:retry`;
+//!   the config keys that set it up ([`retry::RetryConfig`]);
 //! - [`events`]: `llm:request`/`llm:response` and streamed deltas (as
 //!   `content_block:delta` events and as [`StreamDelta`]s to the caller);
-//! - [`pricing`]: `usage.cost_usd` from a per-model price table.
+//! - [`pricing`]: `usage.cost_usd` from a per-model price table;
+//! - [`reply`]: what both wire formats read alike in a reply (metadata,
+//!   tool-call arguments).
 //!
 //! [`ModuleError`]: amplifier_sdk::ModuleError
 //! [`StreamDelta`]: amplifier_sdk::StreamDelta
@@ -22,13 +25,14 @@ pub mod error;
 pub use amplifier_sdk::provider_events as events;
 pub mod http;
 pub mod pricing;
+pub mod reply;
 pub mod retry;
 
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::time::Duration;
 
-use amplifier_sdk::{ChatResponse, ErrorKind, ModuleError, Value};
+use amplifier_sdk::{json, ChatResponse, ConfigField, ErrorKind, JsonMap, ModuleError, Value};
 pub use reqwest;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
@@ -126,6 +130,30 @@ pub fn api_key(configured: Option<&str>, env_var: &str) -> Option<String> {
         .or_else(|| std::env::var(env_var).ok().map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()))
 }
 
+/// The `api_key` config field a setup asks for (optional: the key may come
+/// from `env_var`).
+pub fn api_key_field(prompt: &str, env_var: &str) -> ConfigField {
+    ConfigField {
+        id: "api_key".to_owned(),
+        display_name: "API key".to_owned(),
+        field_type: "secret".to_owned(),
+        prompt: prompt.to_owned(),
+        env_var: Some(env_var.to_owned()),
+        required: false,
+        ..ConfigField::default()
+    }
+}
+
+/// The settings every HTTP provider reports in its info's `defaults`.
+pub fn info_defaults(model: &str, base_url: &str, timeout: f64, max_retries: usize) -> JsonMap {
+    let mut defaults = JsonMap::new();
+    defaults.insert("model".into(), json!(model));
+    defaults.insert("base_url".into(), json!(base_url));
+    defaults.insert("timeout".into(), json!(timeout));
+    defaults.insert("max_retries".into(), json!(max_retries));
+    defaults
+}
+
 /// `base` and `path` joined with exactly one `/`.
 pub fn join_url(base: &str, path: &str) -> String {
     format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
@@ -158,6 +186,21 @@ mod tests {
         assert!(headers["authorization"].is_sensitive());
         assert_eq!(headers["x-extra"], "1");
         assert!(header_map("m", &BTreeMap::from([("bad name".to_owned(), "1".to_owned())]), None).is_err());
+    }
+
+    #[test]
+    fn info_has_the_common_settings_and_an_optional_key() {
+        let defaults = info_defaults("m", "http://h/v1", 300.0, 3);
+        assert_eq!(
+            Value::Object(defaults),
+            json!({"model": "m", "base_url": "http://h/v1", "timeout": 300.0, "max_retries": 3})
+        );
+        let field = api_key_field("Key?", "K");
+        assert_eq!(
+            (field.id.as_str(), field.field_type.as_str(), field.prompt.as_str()),
+            ("api_key", "secret", "Key?")
+        );
+        assert_eq!((field.env_var.as_deref(), field.required), (Some("K"), false));
     }
 
     #[test]

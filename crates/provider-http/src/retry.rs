@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use amplifier_sdk::{json, ModuleError};
 use backon::{BackoffBuilder, ExponentialBuilder};
+use serde::Deserialize;
 
 use crate::events::EventSink;
 
@@ -90,6 +91,51 @@ impl RetryPolicy {
         }
         // Whole milliseconds: the schedule multiplies in f32, and events read better without 0.400000004.
         Duration::from_millis((delay.as_secs_f64() * 1000.0).round() as u64)
+    }
+}
+
+/// The retry keys of a provider's config, `#[serde(flatten)]`ed into it:
+/// `max_retries` (by default `DEFAULT_MAX_RETRIES`, which upstream sets per
+/// provider), `min_retry_delay` and `max_retry_delay` in seconds (1 and 60)
+/// and `retry_jitter` (on).
+#[derive(Debug, Deserialize)]
+pub struct RetryConfig<const DEFAULT_MAX_RETRIES: usize> {
+    #[serde(default = "constant::<DEFAULT_MAX_RETRIES>")]
+    max_retries: usize,
+    #[serde(default = "one")]
+    min_retry_delay: f64,
+    #[serde(default = "sixty")]
+    max_retry_delay: f64,
+    #[serde(default = "yes")]
+    retry_jitter: bool,
+}
+
+fn constant<const N: usize>() -> usize {
+    N
+}
+fn one() -> f64 {
+    1.0
+}
+fn sixty() -> f64 {
+    60.0
+}
+fn yes() -> bool {
+    true
+}
+
+impl<const DEFAULT_MAX_RETRIES: usize> RetryConfig<DEFAULT_MAX_RETRIES> {
+    pub fn max_retries(&self) -> usize {
+        self.max_retries
+    }
+
+    pub fn policy(&self, overloaded_delay_multiplier: f64) -> RetryPolicy {
+        RetryPolicy::from_seconds(
+            self.max_retries,
+            self.min_retry_delay,
+            self.max_retry_delay,
+            self.retry_jitter,
+            overloaded_delay_multiplier,
+        )
     }
 }
 
@@ -173,6 +219,24 @@ mod tests {
         let mut err = ModuleError::new(kind, "nope");
         err.status_code = Some(status);
         err
+    }
+
+    #[test]
+    fn retry_config_has_upstreams_defaults_and_flattens_into_a_config() {
+        #[derive(Deserialize)]
+        struct Config {
+            timeout: f64,
+            #[serde(flatten)]
+            retry: RetryConfig<5>,
+        }
+        let config: Config = serde_json::from_value(json!({"timeout": 30})).unwrap();
+        assert_eq!(config.timeout, 30.0);
+        assert_eq!(config.retry.max_retries(), 5);
+        assert_eq!(config.retry.policy(10.0), RetryPolicy::from_seconds(5, 1.0, 60.0, true, 10.0));
+        let given = json!({"timeout": 1, "max_retries": 0, "min_retry_delay": 0.5, "max_retry_delay": 2, "retry_jitter": false});
+        let config: Config = serde_json::from_value(given).unwrap();
+        assert_eq!(config.retry.policy(1.0), RetryPolicy::from_seconds(0, 0.5, 2.0, false, 1.0));
+        assert!(serde_json::from_value::<Config>(json!({"timeout": 1, "max_retries": "3"})).is_err());
     }
 
     #[test]

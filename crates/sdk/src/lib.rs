@@ -34,6 +34,7 @@ mod logging;
 mod module;
 pub mod provider_events;
 mod runtime;
+pub mod tool_name;
 
 use std::future::Future;
 
@@ -42,7 +43,7 @@ pub use amplifier_protocol::ops::{
     self, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, SessionInfo,
     Subscription,
 };
-pub use amplifier_protocol::{capabilities, events, ErrorKind, ModuleError};
+pub use amplifier_protocol::{capabilities, events, runs, ErrorKind, ModuleError};
 pub use host::Host;
 pub use module::{MountContext, Stream, ToolDispatcher, Tools};
 pub use runtime::runtime;

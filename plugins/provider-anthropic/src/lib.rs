@@ -24,10 +24,12 @@ use std::collections::BTreeMap;
 use amplifier_provider_http::api::Api;
 use amplifier_provider_http::http::http_client;
 use amplifier_provider_http::pricing::PriceTable;
-use amplifier_provider_http::retry::RetryPolicy;
-use amplifier_provider_http::{api_key, base_url, header_map, run_completion, seconds, CompletionContext};
+use amplifier_provider_http::retry::{RetryConfig, RetryPolicy};
+use amplifier_provider_http::{
+    api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
+};
 use amplifier_sdk::prelude::*;
-use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
+use amplifier_sdk::{ModelInfo, ProviderInfo};
 use serde::Deserialize;
 
 use crate::wire::{Defaults, StreamAccumulator};
@@ -37,6 +39,7 @@ const KEY_ENV: &str = "ANTHROPIC_API_KEY";
 const BASE_URL_ENV: &str = "ANTHROPIC_BASE_URL";
 const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+const DEFAULT_MAX_RETRIES: usize = 5;
 const API_VERSION: &str = "2023-06-01";
 
 #[derive(Debug, Deserialize)]
@@ -67,14 +70,8 @@ struct Config {
     timeout: f64,
     #[serde(default = "yes")]
     use_streaming: bool,
-    #[serde(default = "default_max_retries")]
-    max_retries: usize,
-    #[serde(default = "one")]
-    min_retry_delay: f64,
-    #[serde(default = "sixty")]
-    max_retry_delay: f64,
-    #[serde(default = "yes")]
-    retry_jitter: bool,
+    #[serde(flatten)]
+    retry: RetryConfig<DEFAULT_MAX_RETRIES>,
     #[serde(default = "ten")]
     overloaded_delay_multiplier: f64,
     #[serde(default)]
@@ -93,17 +90,8 @@ fn default_thinking_budget() -> u64 {
 fn default_timeout() -> f64 {
     300.0
 }
-fn default_max_retries() -> usize {
-    5
-}
-fn one() -> f64 {
-    1.0
-}
 fn ten() -> f64 {
     10.0
-}
-fn sixty() -> f64 {
-    60.0
 }
 fn yes() -> bool {
     true
@@ -118,26 +106,20 @@ struct AnthropicProvider {
 
 impl Provider for AnthropicProvider {
     fn info(&self) -> ProviderInfo {
-        let mut defaults = JsonMap::new();
-        defaults.insert("model".into(), json!(self.config.default_model));
+        let mut defaults = info_defaults(
+            &self.config.default_model,
+            self.api.base_url(),
+            self.config.timeout,
+            self.config.retry.max_retries(),
+        );
         defaults.insert("max_tokens".into(), json!(self.config.max_tokens));
-        defaults.insert("base_url".into(), json!(self.api.base_url()));
-        defaults.insert("timeout".into(), json!(self.config.timeout));
-        defaults.insert("max_retries".into(), json!(self.config.max_retries));
         ProviderInfo {
             id: PROVIDER.to_owned(),
             display_name: "Anthropic (Messages API)".to_owned(),
             credential_env_vars: vec![KEY_ENV.to_owned()],
             capabilities: vec!["tools".to_owned(), "streaming".to_owned(), "thinking".to_owned()],
             defaults,
-            config_fields: vec![ConfigField {
-                id: "api_key".to_owned(),
-                display_name: "API key".to_owned(),
-                field_type: "secret".to_owned(),
-                prompt: "Anthropic API key".to_owned(),
-                env_var: Some(KEY_ENV.to_owned()),
-                ..ConfigField::default()
-            }],
+            config_fields: vec![api_key_field("Anthropic API key", KEY_ENV)],
         }
     }
 
@@ -196,13 +178,7 @@ fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
     let headers = header_map(ctx.module, &extra, key.as_ref().map(|key| ("x-api-key", key.clone())))?;
     let timeout = seconds(Some(config.timeout), 300.0);
     let client = http_client(concat!("amplifier-provider-anthropic/", env!("CARGO_PKG_VERSION")), timeout)?;
-    let retry = RetryPolicy::from_seconds(
-        config.max_retries,
-        config.min_retry_delay,
-        config.max_retry_delay,
-        config.retry_jitter,
-        config.overloaded_delay_multiplier,
-    );
+    let retry = config.retry.policy(config.overloaded_delay_multiplier);
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-anthropic mounted");
     Ok(AnthropicProvider { host: ctx.host, api: Api::new(PROVIDER, client, base_url, headers, key), config, retry })
 }

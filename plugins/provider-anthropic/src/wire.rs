@@ -4,6 +4,7 @@
 //! or streamed event by event) back to `ChatResponse`.
 
 use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
+use amplifier_provider_http::reply::{metadata, tool_arguments};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::ModelInfo;
 
@@ -249,26 +250,6 @@ pub fn usage(usage: &Value) -> Usage {
     }
 }
 
-fn metadata(message: &Value) -> Option<JsonMap> {
-    let mut metadata = JsonMap::new();
-    if let Some(model) = message.get("model").and_then(Value::as_str) {
-        metadata.insert("model".into(), json!(model));
-    }
-    if let Some(id) = message.get("id").and_then(Value::as_str) {
-        metadata.insert("response_id".into(), json!(id));
-    }
-    (!metadata.is_empty()).then_some(metadata)
-}
-
-/// Tool input JSON: `{}` when empty; the raw text when it is not JSON (the
-/// host's schema check then tells the model).
-fn parse_input(raw: &str) -> Value {
-    if raw.trim().is_empty() {
-        return json!({});
-    }
-    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
-}
-
 /// One content block of a response.
 #[derive(Debug, Clone)]
 enum Block {
@@ -312,7 +293,7 @@ impl Block {
                 input: if input_json.is_empty() {
                     input.unwrap_or_else(|| json!({}))
                 } else {
-                    parse_input(&input_json)
+                    tool_arguments(&input_json)
                 },
                 visibility: None,
             },

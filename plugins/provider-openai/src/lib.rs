@@ -26,8 +26,10 @@ use std::collections::BTreeMap;
 use amplifier_provider_http::api::Api;
 use amplifier_provider_http::http::http_client;
 use amplifier_provider_http::pricing::PriceTable;
-use amplifier_provider_http::retry::RetryPolicy;
-use amplifier_provider_http::{api_key, base_url, header_map, run_completion, seconds, CompletionContext};
+use amplifier_provider_http::retry::{RetryConfig, RetryPolicy};
+use amplifier_provider_http::{
+    api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
+};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
 use serde::Deserialize;
@@ -39,6 +41,7 @@ const KEY_ENV: &str = "OPENAI_API_KEY";
 const BASE_URL_ENV: &str = "OPENAI_BASE_URL";
 const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 const DEFAULT_MODEL: &str = "gpt-4o-mini";
+const DEFAULT_MAX_RETRIES: usize = 3;
 
 #[derive(Debug, Deserialize)]
 struct Config {
@@ -68,14 +71,8 @@ struct Config {
     timeout: f64,
     #[serde(default = "yes")]
     use_streaming: bool,
-    #[serde(default = "default_max_retries")]
-    max_retries: usize,
-    #[serde(default = "one")]
-    min_retry_delay: f64,
-    #[serde(default = "sixty")]
-    max_retry_delay: f64,
-    #[serde(default = "yes")]
-    retry_jitter: bool,
+    #[serde(flatten)]
+    retry: RetryConfig<DEFAULT_MAX_RETRIES>,
     #[serde(default)]
     pricing: PriceTable,
 }
@@ -88,15 +85,6 @@ fn default_model() -> String {
 }
 fn default_timeout() -> f64 {
     300.0
-}
-fn default_max_retries() -> usize {
-    3
-}
-fn one() -> f64 {
-    1.0
-}
-fn sixty() -> f64 {
-    60.0
 }
 fn yes() -> bool {
     true
@@ -111,11 +99,12 @@ struct OpenAiProvider {
 
 impl Provider for OpenAiProvider {
     fn info(&self) -> ProviderInfo {
-        let mut defaults = JsonMap::new();
-        defaults.insert("model".into(), json!(self.config.default_model));
-        defaults.insert("base_url".into(), json!(self.api.base_url()));
-        defaults.insert("timeout".into(), json!(self.config.timeout));
-        defaults.insert("max_retries".into(), json!(self.config.max_retries));
+        let mut defaults = info_defaults(
+            &self.config.default_model,
+            self.api.base_url(),
+            self.config.timeout,
+            self.config.retry.max_retries(),
+        );
         if let Some(max_tokens) = self.config.max_tokens {
             defaults.insert("max_tokens".into(), json!(max_tokens));
         }
@@ -126,15 +115,7 @@ impl Provider for OpenAiProvider {
             capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
             defaults,
             config_fields: vec![
-                ConfigField {
-                    id: "api_key".to_owned(),
-                    display_name: "API key".to_owned(),
-                    field_type: "secret".to_owned(),
-                    prompt: "OpenAI API key (none for local servers)".to_owned(),
-                    env_var: Some(KEY_ENV.to_owned()),
-                    required: false,
-                    ..ConfigField::default()
-                },
+                api_key_field("OpenAI API key (none for local servers)", KEY_ENV),
                 ConfigField {
                     id: "base_url".to_owned(),
                     display_name: "Base URL".to_owned(),
@@ -204,13 +185,7 @@ fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
     let headers = header_map(ctx.module, &config.headers, key_header)?;
     let timeout = seconds(Some(config.timeout), 300.0);
     let client = http_client(concat!("amplifier-provider-openai/", env!("CARGO_PKG_VERSION")), timeout)?;
-    let retry = RetryPolicy::from_seconds(
-        config.max_retries,
-        config.min_retry_delay,
-        config.max_retry_delay,
-        config.retry_jitter,
-        1.0,
-    );
+    let retry = config.retry.policy(1.0);
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-openai mounted");
     Ok(OpenAiProvider { host: ctx.host, api: Api::new(PROVIDER, client, base_url, headers, key), config, retry })
 }

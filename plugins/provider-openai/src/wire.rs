@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
+use amplifier_provider_http::reply::{metadata, tool_arguments};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::ModelInfo;
 
@@ -167,15 +168,6 @@ fn assistant(message: &Message, blocks: &[ContentBlock]) -> Value {
     json!({"role": "assistant", "content": content, "tool_calls": tool_calls})
 }
 
-/// Tool-call arguments: the JSON they hold, `{}` when empty, the raw text
-/// when it is not JSON (the host's schema check then tells the model).
-fn parse_arguments(raw: &str) -> Value {
-    if raw.trim().is_empty() {
-        return json!({});
-    }
-    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
-}
-
 /// `usage` as upstream's `Usage`.
 pub fn usage(usage: &Value) -> Option<Usage> {
     let usage = usage.as_object()?;
@@ -197,17 +189,6 @@ pub fn usage(usage: &Value) -> Option<Usage> {
 /// vLLM, DeepSeek; `reasoning`: Ollama, OpenRouter).
 fn reasoning(message: &Value) -> Option<&str> {
     ["reasoning_content", "reasoning"].iter().find_map(|key| message.get(*key).and_then(Value::as_str))
-}
-
-fn metadata(body: &Value) -> Option<JsonMap> {
-    let mut metadata = JsonMap::new();
-    if let Some(model) = body.get("model").and_then(Value::as_str) {
-        metadata.insert("model".into(), json!(model));
-    }
-    if let Some(id) = body.get("id").and_then(Value::as_str) {
-        metadata.insert("response_id".into(), json!(id));
-    }
-    (!metadata.is_empty()).then_some(metadata)
 }
 
 /// A whole (non-streamed) completion.
@@ -232,7 +213,7 @@ pub fn parse_response(body: &Value) -> Result<ChatResponse, String> {
             ToolCall {
                 id: call.get("id").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("call_{n}")),
                 name: function.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                arguments: parse_arguments(function.get("arguments").and_then(Value::as_str).unwrap_or_default()),
+                arguments: tool_arguments(function.get("arguments").and_then(Value::as_str).unwrap_or_default()),
                 extensions: JsonMap::new(),
             }
         })
@@ -360,7 +341,7 @@ impl StreamDecoder for StreamAccumulator {
             .map(|(index, call)| ToolCall {
                 id: call.id.unwrap_or_else(|| format!("call_{index}")),
                 name: call.name,
-                arguments: parse_arguments(&call.arguments),
+                arguments: tool_arguments(&call.arguments),
                 extensions: JsonMap::new(),
             })
             .collect();

