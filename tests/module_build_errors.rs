@@ -46,7 +46,6 @@ error: 1 module(s) failed to load:
 hint: the module's code does not compile: fix it, or use a version written for this amplifier's SDK
 the full build log: [..]/home/cache/logs/build-tool-broken-[..].log
 hint: fix the module's build (its log is named above), or pass --allow-partial to run without it
-error: 1 module(s) failed to load
 
 "#]]);
     let logs: Vec<_> = std::fs::read_dir(home.join("cache/logs")).unwrap().flatten().collect();

@@ -324,3 +324,30 @@ fn the_streaming_ui_renders_markdown_and_a_line_per_tool_and_stays_quiet_when_pi
     // Drawn once, by the renderer: the host's plain printer stood down.
     assert!(!screen.contains("**two words**") && !screen.contains("## Result"), "{screen}");
 }
+
+#[test]
+fn locked_refuses_to_start_a_conversation_when_the_modules_differ_from_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let provider = scripted(r#"[{text: "locked in"}]"#);
+    let hook = format!("  - {{module: hooks-redaction, source: \"{}\"}}", plugin("hooks-redaction"));
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", &hook)).unwrap();
+    let locked =
+        amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).env("AMPLIFIER_STATE_DIR", &state).output();
+    let locked = locked.unwrap();
+    assert!(locked.status.success(), "{}", stderr(&locked));
+    assert!(std::fs::read_to_string(dir.path().join("amplifier.lock")).unwrap().contains("hooks-redaction"));
+    // The plan drops the hook; the lock still has it.
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
+
+    let command = format!("{} run --plan plan.yaml --locked", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    terminal.expect("differ from");
+    terminal.expect("hook 'hooks-redaction' is in amplifier.lock");
+    terminal.expect("hint: run `amplifier update --plan plan.yaml [MODULE]`");
+    let status = terminal.child.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let screen = terminal.screen.lock().unwrap().clone();
+    assert_eq!(status.code(), Some(1), "{screen}");
+    assert!(!screen.contains("/help for commands"), "no conversation starts: {screen}");
+}

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use amplifier_kernel::coordinator::ApprovalSystem;
 use amplifier_kernel::models::ApprovalDefault;
+use amplifier_kernel::services::ApprovalSystem;
 use amplifier_kernel::traits::BoxFuture;
 use serde_yaml::{Mapping, Value};
 

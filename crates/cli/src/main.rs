@@ -1,27 +1,28 @@
 //! `amplifier`: the command-line front end.
 //!
-//! Thin glue (ripgrep's layout): argument parsing and output formatting live
-//! here; plans are parsed by `amplifier-plan`, modules loaded by
-//! `amplifier-loader`, sessions run by `amplifier-kernel`.
+//! Front ends over `amplifier-host` (codex-rs's split, ripgrep's thin
+//! binary): argument parsing, the terminal (REPL, approvals, output
+//! formats) and the HTTP server live here; the session lifecycle lives in
+//! the host, which runs sessions of `amplifier-kernel` with modules that
+//! `amplifier-loader` loads.
 
-mod agent_history;
 mod approval;
 mod default_plan;
-mod each_session;
+mod hosting;
 mod line_editor;
 mod model;
 mod module;
 #[cfg(feature = "otlp")]
 mod otlp;
 mod output;
+mod reference;
 mod repl;
 mod run;
 mod serve;
 mod session_cmd;
 mod settings;
-mod sse;
+mod sse_stdout;
 mod steering;
-mod store_recorder;
 mod trace_bridge;
 mod update;
 
@@ -29,7 +30,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Exit codes, as documented in the README.
+/// Exit codes, as documented in `docs/user/running.md`.
 pub mod exit {
     pub const SUCCESS: u8 = 0;
     /// The run started but failed (a module failed to load, the provider erred…).
@@ -76,6 +77,9 @@ enum Command {
     Resume(session_cmd::ResumeArgs),
     /// Resume the most recent session of this directory.
     Continue(session_cmd::ContinueArgs),
+    /// The command tree as JSON (`cargo xtask docs` renders it as the reference).
+    #[command(name = "reference-json", hide = true)]
+    ReferenceJson,
 }
 
 /// The stderr log (filtered by `-v` or `AMPLIFIER_LOG`) and, with
@@ -131,6 +135,7 @@ fn main() -> ExitCode {
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
+        Some(Command::ReferenceJson) => reference::print(),
         // A person at a terminal with a plan chosen in the environment: talk.
         // A person at a terminal: talk, with the `plan` setting or the default plan.
         None if std::io::IsTerminal::is_terminal(&std::io::stdin()) => match default_plan::choose(None) {

@@ -5,9 +5,9 @@ use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use amplifier_kernel::coordinator::DisplaySystem;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, MessageLevel, Usage};
+use amplifier_kernel::services::DisplaySystem;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::{capabilities, events, Coordinator};
 use clap::ValueEnum;

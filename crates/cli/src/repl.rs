@@ -12,20 +12,18 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use amplifier_kernel::models::{Message, RunStatus};
-use amplifier_kernel::session::{Session, SessionOptions};
+use amplifier_host::{Conversation, HostError, HostedSession};
+use amplifier_kernel::models::Message;
 use amplifier_kernel::Coordinator;
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
 
-use crate::agent_history::Conversation;
 use crate::approval::{ApprovalMode, TerminalApproval};
 use crate::exit;
+use crate::hosting::{self, Flags};
 use crate::line_editor::ReplHelper;
 use crate::output::{self, FrontEnd, OutputFormat};
-use crate::run::{prepare, print_load_summary, Prepared};
-use crate::store_recorder::{self, Recording};
 
 const HELP: &str = "\
   /help          this list
@@ -45,39 +43,35 @@ Ctrl-C cancels a running turn (twice: at once).";
 /// `amplifier run`'s flags that apply to the whole interactive session.
 #[derive(Default)]
 pub struct ReplOptions {
-    pub offline: bool,
-    pub locked: bool,
+    pub flags: Flags,
     pub session_name: Option<String>,
     pub conversation: Conversation,
 }
 
 pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
-    let Prepared { plan, runtime, lock, loader } = match prepare(plan_path, options.offline, options.locked) {
-        Ok(prepared) => prepared,
-        Err(code) => return code,
-    };
-    let recorded = store_recorder::recording_sub_agents(loader.clone(), plan_path);
-    let session = Session::new(plan, recorded, SessionOptions::default());
-    let coordinator = session.coordinator().clone();
-    let recording = Recording::create(&coordinator, plan_path, options.session_name.as_deref());
-    // A routing orchestrator keeps per-agent histories for this conversation.
-    options.conversation.attach(&session);
-    let front = output::attach(&coordinator, OutputFormat::Text);
+    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
+    let host =
+        match hosting::options(options.flags, true).and_then(|host_options| hosting::open(plan_path, host_options)) {
+            Ok(host) => host,
+            Err(code) => return code,
+        };
     let approval = Arc::new(TerminalApproval::new(Path::new(".")));
-    coordinator.set_approval_system(approval.clone());
-
-    let report = match runtime.block_on(session.initialize()) {
-        Ok(report) => report,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return exit::RUN_FAILED;
-        }
+    let builder = host.session().record(options.session_name).approval(approval.clone());
+    let mut hosted = match builder.conversation(options.conversation.clone()).open() {
+        Ok(hosted) => hosted,
+        Err(err) => return hosting::report(&err),
     };
-    lock.after_load(&loader, report.failures.is_empty());
-    if !report.failures.is_empty() {
-        print_load_summary(&report);
-        runtime.block_on(session.cleanup());
-        return exit::RUN_FAILED;
+    let coordinator = hosted.coordinator().clone();
+    let (user, id) = options.conversation.resolve(hosted.session_id());
+    crate::trace_bridge::attach(&coordinator, user, id);
+    let front = output::attach(&coordinator, OutputFormat::Text);
+    // A refused lock, a module that did not load: no conversation starts.
+    match runtime.block_on(hosted.start()) {
+        Ok(report) => hosting::print_partial_load(&report),
+        Err(err) => {
+            runtime.block_on(hosted.finish(false));
+            return hosting::report(&err);
+        }
     }
 
     let mut editor = match Editor::<ReplHelper, DefaultHistory>::new() {
@@ -93,7 +87,7 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
     editor.set_helper(Some(ReplHelper::new()));
     eprintln!(
         "amplifier: session {} on {} — /help for commands, Ctrl-D to leave",
-        session.session_id(),
+        hosted.session_id(),
         plan_path.display()
     );
     let show_usage = crate::settings::Settings::load(Path::new("."))
@@ -120,18 +114,15 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         let _ = editor.add_history_entry(line);
         let line = &crate::line_editor::joined(line);
         if let Some(command) = line.strip_prefix('/') {
-            let repl = Repl { session: &session, coordinator: &coordinator, front: &front, approval: &approval, turns };
+            let repl = Repl { hosted: &hosted, front: &front, approval: &approval, turns };
             match runtime.block_on(slash(command, &repl)) {
                 Flow::Continue => continue,
                 Flow::Exit => break,
             }
         }
-        if turns > 0 {
-            store_recorder::begin_turn(recording.as_ref());
-        }
         turns += 1;
         let before = front.meter.total();
-        runtime.block_on(turn(&session, &coordinator, &front, line, recording.as_ref()));
+        runtime.block_on(turn(&mut hosted, &front, line));
         let late = coordinator.take_steering();
         if !late.is_empty() {
             eprintln!("(typed after the answer: sent as the next prompt)");
@@ -153,12 +144,7 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
     if let Err(err) = editor.save_history(&history) {
         eprintln!("warning: cannot save the line history to {}: {err}", history.display());
     }
-    runtime.block_on(async {
-        store_recorder::capture(recording.as_ref(), &coordinator).await;
-        session.cleanup().await;
-    });
-    store_recorder::finish(recording, session.status(), true);
-    lock.after_run(&loader, true);
+    runtime.block_on(hosted.finish(true));
     exit::SUCCESS
 }
 
@@ -167,49 +153,37 @@ enum Flow {
     Exit,
 }
 
-/// One prompt, with Ctrl-C wired to the session's cancellation.
-async fn turn(
-    session: &Session,
-    coordinator: &Arc<Coordinator>,
-    front: &FrontEnd,
-    prompt: &str,
-    recording: Option<&Recording>,
-) {
-    coordinator.cancellation().reset();
-    let cancellation = coordinator.cancellation().clone();
-    let ctrl_c = tokio::spawn(async move {
-        while tokio::signal::ctrl_c().await.is_ok() {
-            let state = cancellation.request();
-            eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
-        }
-    });
-    let steering = crate::steering::SteeringReader::start(coordinator);
-    let result = session.execute(prompt).await;
+/// One prompt, with Ctrl-C wired to the session's cancellation and lines
+/// typed meanwhile steering it.
+async fn turn(hosted: &mut HostedSession, front: &FrontEnd, prompt: &str) {
+    let ctrl_c = hosting::cancel_on_ctrl_c(hosted.coordinator());
+    let steering = crate::steering::SteeringReader::start(hosted.coordinator());
+    let result = hosted.turn(prompt).await;
     if let Some(reader) = steering {
         reader.stop();
     }
     ctrl_c.abort();
     match result {
         Ok(response) => front.text.finish(&response),
-        Err(_) if session.status() == RunStatus::Cancelled => eprintln!("(turn cancelled)"),
-        Err(err) => eprintln!("error: {err}"),
+        Err(HostError::Turn { cancelled: true, .. }) => eprintln!("(turn cancelled)"),
+        Err(err) => {
+            hosting::report(&err);
+        }
     }
     front.text.reset();
-    store_recorder::capture(recording, coordinator).await;
-    store_recorder::save_turn(recording);
 }
 
 /// What the slash commands look at.
 struct Repl<'a> {
-    session: &'a Session,
-    coordinator: &'a Coordinator,
+    hosted: &'a HostedSession,
     front: &'a FrontEnd,
     approval: &'a TerminalApproval,
     turns: usize,
 }
 
 async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
-    let Repl { session, coordinator, front, turns, .. } = *repl;
+    let Repl { hosted, front, turns, .. } = *repl;
+    let coordinator: &Coordinator = hosted.coordinator();
     let (name, argument) = command.split_once(' ').map_or((command, ""), |(n, a)| (n, a.trim()));
     match name {
         "help" => println!("{HELP}"),
@@ -222,7 +196,7 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
         "status" => {
             let usage = front.meter.total();
             let cost = usage.cost_usd.as_deref().map(|c| format!(", ${c}")).unwrap_or_default();
-            println!("session  {}", session.session_id());
+            println!("session  {}", hosted.session_id());
             println!("turns    {turns}");
             println!(
                 "tokens   {} input + {} output = {}{cost}",
@@ -268,7 +242,7 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
             }
             None => println!("this plan's orchestrator does not route between agents"),
         },
-        "fork" => fork(session, argument),
+        "fork" => fork(hosted.session_id(), argument),
         "mode" if argument.is_empty() => {
             println!("mode {} (one of {})", repl.approval.mode().name(), ApprovalMode::NAMES)
         }
@@ -294,7 +268,7 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
 
 /// `/fork [TURN]`: the stored session so far (or up to TURN) copied into a
 /// new one, which `amplifier session resume` continues.
-fn fork(session: &Session, argument: &str) {
+fn fork(session_id: &str, argument: &str) {
     let at_turn = match argument {
         "" => None,
         turn => match turn.parse::<u32>() {
@@ -302,8 +276,8 @@ fn fork(session: &Session, argument: &str) {
             Err(_) => return eprintln!("usage: /fork [TURN] (TURN counts from 1)"),
         },
     };
-    let forked = store_recorder::open_store()
-        .and_then(|mut store| store.fork(session.session_id(), at_turn, None).map_err(|err| err.to_string()));
+    let forked = hosting::open_store()
+        .and_then(|mut store| store.fork(session_id, at_turn, None).map_err(|err| err.to_string()));
     match forked {
         Ok(fork) => println!(
             "forked {} turn(s) into {}; continue it with `amplifier session resume {}`",

@@ -1,20 +1,15 @@
-//! `amplifier run [--plan FILE] [PROMPT]`.
+//! `amplifier run [--plan FILE] [PROMPT]`: one prompt, one session.
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use amplifier_kernel::plan::MountPlan;
-use amplifier_kernel::session::{LoadReason, LoadReport, Session, SessionOptions};
-use amplifier_loader::DylibLoader;
-use amplifier_plan::{PlanDiagnostic, PlanError};
+use amplifier_host::{Conversation, HostedSession};
 use clap::Args;
 
-use crate::agent_history::Conversation;
 use crate::exit;
+use crate::hosting::{self, Flags};
 use crate::output::{self, OutputFormat};
-use crate::store_recorder::{self, Recording};
-use crate::update::PlanLock;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -57,14 +52,11 @@ pub fn run(args: RunArgs) -> u8 {
             return exit::RUN_FAILED;
         }
     };
+    let flags = Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial };
+    let conversation = Conversation { user: args.user, id: args.session };
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
-        let options = crate::repl::ReplOptions {
-            offline: args.offline,
-            locked: args.locked,
-            session_name: args.session_name,
-            conversation: Conversation { user: args.user, id: args.session },
-        };
+        let options = crate::repl::ReplOptions { flags, session_name: args.session_name, conversation };
         return crate::repl::repl(&plan_path, options);
     }
     let prompt = match read_prompt(args.prompt) {
@@ -74,78 +66,17 @@ pub fn run(args: RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let prepared = match prepare(&plan_path, args.offline, args.locked) {
-        Ok(prepared) => prepared,
+    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
+    let host = match hosting::options(flags, true).and_then(|options| hosting::open(&plan_path, options)) {
+        Ok(host) => host,
         Err(code) => return code,
     };
-    let Prepared { plan, runtime, lock, loader } = prepared;
-    let conversation = Conversation { user: args.user, id: args.session };
     if args.output_format == OutputFormat::Sse {
-        let persist = crate::sse::Persist { lock, loader, plan_path, session_name: args.session_name };
-        return runtime.block_on(crate::sse::run_to_stdout(plan, persist, conversation, prompt, args.allow_partial));
+        let builder = host.session().record(args.session_name);
+        return runtime.block_on(crate::sse_stdout::run(builder, conversation, &prompt));
     }
-    let recorded = store_recorder::recording_sub_agents(loader.clone(), &plan_path);
-    let session = Session::new(plan, recorded, SessionOptions::default());
-    let recording = Recording::create(session.coordinator(), &plan_path, args.session_name.as_deref());
-    conversation.attach(&session);
-    runtime.block_on(run_session(session, prompt, args.output_format, args.allow_partial, (lock, loader), recording))
-}
-
-/// What a session needs before it starts: the parsed plan, a runtime, the
-/// plan's lock and the loader (missing local models pulled).
-pub(crate) struct Prepared {
-    pub plan: MountPlan,
-    pub runtime: tokio::runtime::Runtime,
-    pub lock: PlanLock,
-    pub loader: Arc<DylibLoader>,
-}
-
-/// Parses the plan and sets up what loads it; `Err` is the exit code, the
-/// reason already printed.
-pub(crate) fn prepare(plan_path: &Path, offline: bool, locked: bool) -> Result<Prepared, u8> {
-    let parsed = amplifier_plan::parse_plan_file(plan_path).map_err(|err| {
-        print_plan_error(&err);
-        exit::USAGE
-    })?;
-    print_diagnostics("warning", &parsed.warnings);
-    let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|err| {
-        eprintln!("error: cannot start the async runtime: {err}");
-        exit::RUN_FAILED
-    })?;
-    let lock = PlanLock::open(plan_path, &parsed.plan, locked).map_err(|message| {
-        eprintln!("error: {message}");
-        exit::USAGE
-    })?;
-    if !offline {
-        crate::model::pull_missing_for(&parsed.plan).map_err(|message| {
-            eprintln!("error: {message}");
-            exit::RUN_FAILED
-        })?;
-    }
-    let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
-    loader.set_offline(offline);
-    lock.configure(&mut loader);
-    Ok(Prepared { plan: parsed.plan, runtime, lock, loader: Arc::new(loader) })
-}
-
-pub(crate) fn print_plan_error(err: &PlanError) {
-    match err {
-        PlanError::Invalid { errors, warnings } => {
-            print_diagnostics("error", errors);
-            print_diagnostics("warning", warnings);
-        }
-        other => eprintln!("error: {other}"),
-    }
-}
-
-pub(crate) fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
-    for diagnostic in diagnostics {
-        eprintln!("{severity}: {diagnostic}");
-        if let Some(hint) = &diagnostic.hint {
-            eprintln!("  hint: {hint}");
-        }
-    }
+    let builder = host.session().record(args.session_name);
+    runtime.block_on(run_session(builder, conversation, &prompt, args.output_format))
 }
 
 pub(crate) fn read_prompt(arg: Option<String>) -> Result<String, String> {
@@ -164,85 +95,45 @@ pub(crate) fn read_prompt(arg: Option<String>) -> Result<String, String> {
     Ok(prompt)
 }
 
-/// How a run ended, printed only after cleanup so `session:end` precedes it.
-enum Outcome {
-    Success(String),
-    Failure(String),
+/// Mounts the modules and runs the prompt, Ctrl-C cancelling it.
+async fn start_and_turn(hosted: &mut HostedSession, prompt: &str) -> Result<String, amplifier_host::HostError> {
+    let report = hosted.start().await?;
+    hosting::print_partial_load(&report);
+    let ctrl_c = hosting::cancel_on_ctrl_c(hosted.coordinator());
+    let result = hosted.turn(prompt).await;
+    ctrl_c.abort();
+    result
 }
 
+/// One prompt in a hosted session, printed in `format`; the exit code.
 pub(crate) async fn run_session(
-    session: Session,
-    prompt: String,
+    builder: amplifier_host::SessionBuilder,
+    conversation: Conversation,
+    prompt: &str,
     format: OutputFormat,
-    allow_partial: bool,
-    (lock, loader): (PlanLock, Arc<DylibLoader>),
-    recording: Option<Recording>,
 ) -> u8 {
-    let coordinator = session.coordinator().clone();
-    let front = output::attach(&coordinator, format);
-    coordinator.set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
-    let initialized = session.initialize().await;
-    // The lock records a successful load (a partial one only when asked for).
-    let loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || allow_partial);
-    let refused = lock.after_load(&loader, loaded);
-    let outcome = match initialized {
-        _ if refused.is_some() => Outcome::Failure(refused.unwrap_or_default()),
-        Err(err) => Outcome::Failure(err.to_string()),
-        Ok(report) if !report.failures.is_empty() && !allow_partial => {
-            print_load_summary(&report);
-            Outcome::Failure(format!("{} module(s) failed to load", report.failures.len()))
-        }
-        Ok(report) => {
-            if !report.failures.is_empty() {
-                print_load_summary(&report);
-            }
-            let cancellation = coordinator.cancellation().clone();
-            let ctrl_c = tokio::spawn(async move {
-                while tokio::signal::ctrl_c().await.is_ok() {
-                    let state = cancellation.request();
-                    eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
-                }
-            });
-            // On resume: the stored history, repaired, before the prompt.
-            let result = match store_recorder::restore(recording.as_ref(), &coordinator).await {
-                Ok(()) => session.execute(&prompt).await.map_err(|err| err.to_string()),
-                Err(message) => Err(message),
-            };
-            ctrl_c.abort();
-            match result {
-                Ok(response) => Outcome::Success(response),
-                Err(err) => Outcome::Failure(err),
-            }
-        }
+    let approval = Arc::new(crate::approval::TerminalApproval::new(Path::new(".")));
+    let mut hosted = match builder.approval(approval).conversation(conversation.clone()).open() {
+        Ok(hosted) => hosted,
+        Err(err) => return hosting::report(&err),
     };
-    store_recorder::capture(recording.as_ref(), &coordinator).await;
-    session.cleanup().await;
-    store_recorder::finish(recording, session.status(), matches!(outcome, Outcome::Success(_)));
-    lock.after_run(&loader, loaded);
+    let (user, id) = conversation.resolve(hosted.session_id());
+    crate::trace_bridge::attach(hosted.coordinator(), user, id);
+    let front = output::attach(hosted.coordinator(), format);
+    let result = start_and_turn(&mut hosted, prompt).await;
+    let session_id = hosted.session_id().to_owned();
+    hosted.finish(result.is_ok()).await;
     let usage = front.meter.total();
-    let session_id = session.session_id();
-    match outcome {
-        Outcome::Success(response) => {
-            print_success(format, &front.text, &response, session_id, &usage);
+    match result {
+        Ok(response) => {
+            print_success(format, &front.text, &response, &session_id, &usage);
             exit::SUCCESS
         }
-        Outcome::Failure(message) => {
-            report_failure(format, &message, session_id, &usage);
-            exit::RUN_FAILED
+        Err(err) => {
+            let code = hosting::report(&err);
+            report_failure(format, &err.to_string(), &session_id, &usage);
+            code
         }
-    }
-}
-
-pub(crate) fn print_load_summary(report: &LoadReport) {
-    eprintln!("error: {} module(s) failed to load:", report.failures.len());
-    for failure in &report.failures {
-        eprintln!("  - {} {} ({}): {}", failure.kind, failure.module, failure.field_path, failure.error);
-    }
-    let builds = report.failures.iter().filter(|f| f.reason == LoadReason::BuildFailed).count();
-    if builds == report.failures.len() {
-        eprintln!("hint: fix the module's build (its log is named above), or pass --allow-partial to run without it");
-    } else {
-        eprintln!("hint: fix the plan, or pass --allow-partial to run without them");
     }
 }
 
@@ -266,8 +157,9 @@ fn print_success(
     }
 }
 
+/// The failure in the result document of the machine-readable formats
+/// (the error itself is already on stderr).
 fn report_failure(format: OutputFormat, message: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
-    eprintln!("error: {message}");
     match format {
         OutputFormat::Text | OutputFormat::Sse => {}
         OutputFormat::Json => println!("{}", output::result_document("error", None, Some(message), session_id, usage)),

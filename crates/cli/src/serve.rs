@@ -17,11 +17,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use amplifier_host::sse::{self, Encoder, Frame, FrameSink, Mapper};
+use amplifier_host::{Conversation, Host};
 use amplifier_kernel::cancellation::CancellationToken;
-use amplifier_kernel::ops::SpawnRequest;
-use amplifier_kernel::plan::{ModuleSpec, MountPlan};
-use amplifier_kernel::session::ModuleLoader;
-use amplifier_loader::DylibLoader;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -31,9 +29,8 @@ use axum::Router;
 use clap::Args;
 use serde_json::{json, Value};
 
-use crate::agent_history::Conversation;
 use crate::exit;
-use crate::sse::{self, Encoder, Frame, FrameSink, Mapper, RunSpec};
+use crate::hosting::{self, Flags};
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -52,8 +49,7 @@ pub struct ServeArgs {
 }
 
 struct App {
-    plan: MountPlan,
-    loader: Arc<DylibLoader>,
+    host: Host,
     runs_dir: PathBuf,
     heartbeat: Duration,
     active: Mutex<HashSet<String>>,
@@ -61,37 +57,23 @@ struct App {
 }
 
 pub fn serve(args: ServeArgs) -> u8 {
-    let parsed = match amplifier_plan::parse_plan_file(&args.plan) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return exit::USAGE;
-        }
+    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
+    // Served runs are not kept as sessions, and do not write amplifier.lock.
+    let host = match hosting::options(Flags::default(), false).and_then(|options| hosting::open(&args.plan, options)) {
+        Ok(host) => host,
+        Err(code) => return code,
     };
-    for warning in &parsed.warnings {
-        eprintln!("warning: {warning}");
-    }
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("error: cannot start the async runtime: {err}");
-            return exit::RUN_FAILED;
-        }
-    };
-    let base_dir = args.plan.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
-    let home = amplifier_loader::amplifier_home();
-    let runs_dir = parsed
-        .plan
+    let runs_dir = host
+        .plan()
         .session
         .orchestrator
         .config
         .get("runsDir")
         .and_then(Value::as_str)
         .map(PathBuf::from)
-        .unwrap_or_else(|| home.join("runs"));
+        .unwrap_or_else(|| amplifier_loader::amplifier_home().join("runs"));
     let app = Arc::new(App {
-        loader: Arc::new(DylibLoader::new(base_dir, &home)),
-        plan: parsed.plan,
+        host,
         runs_dir,
         heartbeat: Duration::from_secs(args.heartbeat.max(1)),
         active: Mutex::default(),
@@ -99,9 +81,7 @@ pub fn serve(args: ServeArgs) -> u8 {
     });
     runtime.block_on(async move {
         // Build the plan's plugins (the agents' too) before taking requests.
-        let specs = all_modules(&app.plan);
-        let refs: Vec<&ModuleSpec> = specs.iter().collect();
-        ModuleLoader::prepare(&*app.loader, &refs).await;
+        app.host.prepare_all().await;
         let listener = match tokio::net::TcpListener::bind(args.addr).await {
             Ok(listener) => listener,
             Err(err) => {
@@ -125,26 +105,6 @@ pub fn serve(args: ServeArgs) -> u8 {
     })
 }
 
-/// The plan's modules and those of every agent overlay.
-fn all_modules(plan: &MountPlan) -> Vec<ModuleSpec> {
-    let mut plans = vec![plan.clone()];
-    for (name, overlay) in &plan.agents {
-        if let Ok(agent) = amplifier_kernel::spawn::agent_plan(plan, name, overlay, &SpawnRequest::default()) {
-            plans.push(agent);
-        }
-    }
-    let mut specs: Vec<ModuleSpec> = Vec::new();
-    for plan in plans {
-        let session = [plan.session.orchestrator, plan.session.context];
-        for spec in session.into_iter().chain(plan.providers).chain(plan.tools).chain(plan.hooks) {
-            if !specs.iter().any(|s| s.module == spec.module && s.source == spec.source) {
-                specs.push(spec);
-            }
-        }
-    }
-    specs
-}
-
 /// Whose thread this is (`userId`, checked by [`validate`]).
 fn user_of(request: &serde_json::Map<String, Value>) -> Option<String> {
     request.get("userId").and_then(Value::as_str).map(str::to_owned)
@@ -156,14 +116,6 @@ fn json_response(status: StatusCode, body: Value) -> Response {
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     json_response(status, json!({"error": message.into()}))
-}
-
-/// Letters, digits, `-`, `_`, `.`; not starting with `.`; at most 128.
-fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 128
-        && !id.starts_with('.')
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 /// Checks a run request and fills in its `threadId`.
@@ -188,7 +140,7 @@ fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), Str
     }
     let thread = match request.get("threadId") {
         None | Some(Value::Null) => format!("thread_{}", &sse::correlation_id()[4..]),
-        Some(Value::String(id)) if valid_id(id) => id.clone(),
+        Some(Value::String(id)) if amplifier_protocol::runs::valid_id(id) => id.clone(),
         Some(other) => {
             return Err(format!(
                 "`threadId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
@@ -197,7 +149,7 @@ fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), Str
     };
     match request.get("userId") {
         None | Some(Value::Null) => {}
-        Some(Value::String(id)) if valid_id(id) => {}
+        Some(Value::String(id)) if amplifier_protocol::runs::valid_id(id) => {}
         Some(other) => {
             return Err(format!(
             "`userId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
@@ -261,24 +213,23 @@ async fn start_run(State(app): State<Arc<App>>, body: Bytes) -> Response {
     let mapper = Arc::new(Mapper::new(correlation.clone()));
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
     let sink = Arc::new(ChannelSink { sender, cancellation: OnceLock::new() });
-    let spec = RunSpec {
-        plan: app.plan.clone(),
-        loader: app.loader.clone() as Arc<dyn ModuleLoader>,
-        prompt: Value::Object(request.clone()).to_string(),
-        allow_partial: false,
-        start_data: json!({"threadId": thread, "mode": request.get("mode")}),
-        // A served run's state is kept per thread id (`GET /v1/runs/{thread}`).
-        persist: None,
-        // Runs of one thread are one conversation: a routing orchestrator's
-        // agents remember the thread's earlier turns.
-        conversation: Conversation { user: user_of(&request), id: Some(thread.clone()) },
-    };
+    let prompt = Value::Object(request.clone()).to_string();
+    let start_data = json!({"threadId": thread, "mode": request.get("mode")});
+    // Runs of one thread are one conversation: a routing orchestrator's
+    // agents remember the thread's earlier turns.
+    let conversation = Conversation { user: user_of(&request), id: Some(thread.clone()) };
+    let approval = Arc::new(crate::approval::TerminalApproval::new(std::path::Path::new(".")));
+    // A served run's state is kept per thread id (`GET /v1/runs/{thread}`), not as a session.
+    let builder = app.host.session().approval(approval).conversation(conversation.clone());
     let run_app = app.clone();
     tokio::spawn(async move {
         let cancel_sink = sink.clone();
         let watched = sink.clone();
         let watcher = tokio::spawn(async move { watched.cancel_when_the_client_leaves().await });
-        sse::drive(spec, mapper, sink, |coordinator| {
+        let frames: (Arc<Mapper>, Arc<dyn FrameSink>) = (mapper, sink);
+        let _ = sse::stream(builder, &prompt, start_data, frames, |coordinator| {
+            let (user, id) = conversation.resolve(coordinator.session_id());
+            crate::trace_bridge::attach(coordinator, user, id);
             let _ = cancel_sink.cancellation.set(coordinator.cancellation().clone());
         })
         .await;
@@ -319,7 +270,7 @@ fn sse_response(
 }
 
 async fn get_run(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Response {
-    if !valid_id(&thread) {
+    if !amplifier_protocol::runs::valid_id(&thread) {
         return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
     }
     let path = app.runs_dir.join(&thread).join("state.json");

@@ -2,19 +2,17 @@
 //! `amplifier resume ID [PROMPT]` and `amplifier continue [PROMPT]`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
+use amplifier_host::recording::{plan_hash, working_dir};
+use amplifier_host::Conversation;
 use amplifier_kernel::models::RunStatus;
-use amplifier_kernel::session::{Session, SessionOptions};
-use amplifier_loader::DylibLoader;
 use amplifier_store::{ListFilter, SessionRecord, Store, StoreError};
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::exit;
+use crate::hosting::{self, Flags};
 use crate::output::OutputFormat;
-use crate::store_recorder::{self, Recording};
-use crate::update::PlanLock;
 
 #[derive(Args)]
 pub struct SessionArgs {
@@ -157,7 +155,7 @@ fn finish(result: Result<(), Failure>) -> u8 {
 }
 
 fn open() -> Result<Store, Failure> {
-    store_recorder::open_store().map_err(|message| Failure(message, exit::RUN_FAILED))
+    hosting::open_store().map_err(|message| Failure(message, exit::RUN_FAILED))
 }
 
 pub fn session(args: SessionArgs) -> u8 {
@@ -182,7 +180,7 @@ fn shown_status(store: &Store, session: &SessionRecord) -> &'static str {
 
 fn list(args: ListArgs) -> Result<(), Failure> {
     let store = open()?;
-    let here = store_recorder::working_dir();
+    let here = working_dir();
     let filter = ListFilter { working_dir: (!args.all_projects).then(|| here.clone()), limit: Some(args.limit) };
     let sessions = store.list(&filter)?;
     if sessions.is_empty() {
@@ -343,7 +341,7 @@ pub fn continue_session(args: ContinueArgs) -> u8 {
         Ok(store) => store,
         Err(failure) => return finish(Err(failure)),
     };
-    let here = store_recorder::working_dir();
+    let here = working_dir();
     match store.latest_in(&here) {
         Ok(Some(session)) => run_turn(store, session, args.turn),
         Ok(None) => finish(Err(Failure(
@@ -369,7 +367,7 @@ fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> u8 {
         Ok(path) => path,
         Err(failure) => return finish(Err(failure)),
     };
-    let hash = match store_recorder::plan_hash(&plan_path) {
+    let hash = match plan_hash(&plan_path) {
         Ok(hash) => hash,
         Err(err) => {
             return finish(Err(Failure(format!("cannot read {}: {err}", plan_path.display()), exit::USAGE)));
@@ -393,46 +391,15 @@ fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> u8 {
         }
     }
 
-    let parsed = match amplifier_plan::parse_plan_file(&plan_path) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            crate::run::print_plan_error(&err);
-            return exit::USAGE;
-        }
-    };
-    crate::run::print_diagnostics("warning", &parsed.warnings);
-    let base_dir = plan_path.parent().map(PathBuf::from);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("error: cannot start the async runtime: {err}");
-            return exit::RUN_FAILED;
-        }
-    };
+    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
     // amplifier.lock beside the plan is kept up to date as `run` does.
-    let plan_lock = match PlanLock::open(&plan_path, &parsed.plan, false) {
-        Ok(plan_lock) => plan_lock,
-        Err(message) => return finish(Err(Failure(message, exit::USAGE))),
+    let flags = Flags { allow_partial: args.allow_partial, ..Flags::default() };
+    let host = match hosting::options(flags, true).and_then(|options| hosting::open(&plan_path, options)) {
+        Ok(host) => host,
+        Err(code) => return code,
     };
-    let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
-    plan_lock.configure(&mut loader);
-    let loader = Arc::new(loader);
-    let options =
-        SessionOptions { session_id: Some(session.id.clone()), is_resumed: true, ..SessionOptions::default() };
-    let recorded = store_recorder::recording_sub_agents(loader.clone(), &plan_path);
-    let kernel_session = Session::new(parsed.plan, recorded, options);
-    let recording = match Recording::resume(kernel_session.coordinator(), store, &session, lock) {
-        Ok(recording) => recording,
-        Err(message) => return finish(Err(Failure(message, exit::RUN_FAILED))),
-    };
-    runtime.block_on(crate::run::run_session(
-        kernel_session,
-        prompt,
-        args.output_format,
-        args.allow_partial,
-        (plan_lock, loader),
-        Some(recording),
-    ))
+    let builder = host.session().resume(store, session, lock);
+    runtime.block_on(crate::run::run_session(builder, Conversation::default(), &prompt, args.output_format))
 }
 
 /// The plan to resume with: `--plan`, or the one the session recorded.

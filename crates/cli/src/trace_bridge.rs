@@ -3,7 +3,7 @@
 //! subscriber; plugins emit `trace:span_start` / `trace:span_end` events
 //! instead (see `orchestrator-router`), and this hook opens and closes real
 //! spans for them, parented as the plugin said. With `--otlp` the subscriber
-//! exports them through OpenTelemetry ([`crate::otlp`]).
+//! exports them through OpenTelemetry (`otlp.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

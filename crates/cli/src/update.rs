@@ -1,13 +1,12 @@
-//! `amplifier update --plan FILE [MODULE]`, and keeping `amplifier.lock` in
-//! step on `amplifier run` ([`PlanLock`]).
+//! `amplifier update --plan FILE [MODULE]`: re-resolve and re-lock a plan's
+//! modules (runs keep the lock through `amplifier_host::lock`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use amplifier_kernel::plan::{ModuleKind, ModuleSpec, MountPlan};
+use amplifier_host::lock::{plan_modules, PlanModules};
 use amplifier_loader::lockfile::{Change, LockEntry, Lockfile, LOCK_FILE};
 use amplifier_loader::DylibLoader;
 use clap::Args;
-use serde_json::Value;
 
 use crate::exit;
 
@@ -76,10 +75,8 @@ pub fn update(args: UpdateArgs) -> u8 {
         }
     }
     let plan_key = Lockfile::plan_key(&args.plan);
-    let named = named_modules(&plan);
-    let agents = agent_modules(&plan);
-    let changes =
-        lock.update(&plan_key, &resolutions, |entry| args.module.is_some() || in_plan(entry, &named, &agents));
+    let in_plan = PlanModules::of(&plan);
+    let changes = lock.update(&plan_key, &resolutions, |entry| args.module.is_some() || in_plan.contains(entry));
     for resolution in &resolutions {
         let what = format!("{} {} ({})", resolution.kind, resolution.name, resolution.field_path);
         let new = LockEntry::new(&plan_key, resolution);
@@ -115,136 +112,5 @@ fn id(entry: &LockEntry) -> String {
             &entry.sha256[..12.min(entry.sha256.len())]
         ),
         None => entry.short_id(),
-    }
-}
-
-/// Every module of the plan with the kind it is mounted as.
-pub(crate) fn plan_modules(plan: &MountPlan) -> Vec<(ModuleKind, &ModuleSpec)> {
-    let mut modules =
-        vec![(ModuleKind::Orchestrator, &plan.session.orchestrator), (ModuleKind::Context, &plan.session.context)];
-    modules.extend(plan.session.resolver.iter().map(|spec| (ModuleKind::Resolver, spec)));
-    for (kind, specs) in
-        [(ModuleKind::Provider, &plan.providers), (ModuleKind::Tool, &plan.tools), (ModuleKind::Hook, &plan.hooks)]
-    {
-        modules.extend(specs.iter().map(|spec| (kind, spec)));
-    }
-    modules
-}
-
-fn named_modules(plan: &MountPlan) -> Vec<(String, String)> {
-    plan_modules(plan).into_iter().map(|(kind, spec)| (kind.as_str().to_owned(), spec.module.clone())).collect()
-}
-
-/// Module ids the plan's agent overlays mount (child sessions load them later).
-fn agent_modules(plan: &MountPlan) -> Vec<String> {
-    fn walk(value: &Value, names: &mut Vec<String>) {
-        match value {
-            Value::Object(map) => {
-                for (key, value) in map {
-                    match (key.as_str(), value) {
-                        ("module", Value::String(name)) => names.push(name.clone()),
-                        _ => walk(value, names),
-                    }
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|item| walk(item, names)),
-            _ => {}
-        }
-    }
-    let mut names = Vec::new();
-    plan.agents.values().for_each(|overlay| walk(overlay, &mut names));
-    names
-}
-
-fn in_plan(entry: &LockEntry, named: &[(String, String)], agents: &[String]) -> bool {
-    named.iter().any(|(kind, name)| *kind == entry.kind && *name == entry.name) || agents.contains(&entry.name)
-}
-
-/// `amplifier.lock` for one `amplifier run`: written after the modules
-/// loaded (and again after the run, for modules child sessions loaded), or,
-/// with `--locked`, enforced.
-pub(crate) struct PlanLock {
-    plan_path: PathBuf,
-    path: PathBuf,
-    plan: String,
-    locked: bool,
-    lock: Lockfile,
-    named: Vec<(String, String)>,
-    agents: Vec<String>,
-}
-
-impl PlanLock {
-    /// Reads the lock beside the plan; with `locked`, a missing lock is an error.
-    pub(crate) fn open(plan_path: &Path, plan: &MountPlan, locked: bool) -> Result<PlanLock, String> {
-        let path = Lockfile::path_for(plan_path);
-        let lock = match Lockfile::read(&path)? {
-            Some(lock) => lock,
-            None if locked => {
-                return Err(format!(
-                    "--locked: {} does not exist\nhint: run `amplifier update --plan {}` (or run once without --locked) to write it",
-                    path.display(),
-                    plan_path.display()
-                ))
-            }
-            None => Lockfile::default(),
-        };
-        Ok(PlanLock {
-            plan_path: plan_path.to_owned(),
-            path,
-            plan: Lockfile::plan_key(plan_path),
-            locked,
-            lock,
-            named: named_modules(plan),
-            agents: agent_modules(plan),
-        })
-    }
-
-    /// Makes the loader refuse modules that differ from the lock.
-    pub(crate) fn configure(&self, loader: &mut DylibLoader) {
-        if self.locked {
-            loader.set_locked(self.lock.clone(), self.plan.clone());
-        }
-    }
-
-    /// After the plan's modules loaded (`loaded`: the session initialized).
-    /// With `--locked`, prints every difference from the lock and returns the
-    /// failure; otherwise records what loaded.
-    pub(crate) fn after_load(&self, loader: &DylibLoader, loaded: bool) -> Option<String> {
-        if !self.locked {
-            if loaded {
-                self.write(loader);
-            }
-            return None;
-        }
-        let mut problems = loader.lock_violations();
-        problems.extend(self.lock.extras(&self.plan, &self.named, &self.agents));
-        if problems.is_empty() {
-            return None;
-        }
-        eprintln!("error: the plan's modules differ from {} (--locked):", self.path.display());
-        for problem in &problems {
-            eprintln!("  - {problem}");
-        }
-        eprintln!(
-            "hint: run `amplifier update --plan {} [MODULE]` to accept the new resolution, or run without --locked",
-            self.plan_path.display()
-        );
-        Some(format!("{} difference(s) from {LOCK_FILE}; the prompt was not run", problems.len()))
-    }
-
-    /// After the run: adds modules that child sessions loaded.
-    pub(crate) fn after_run(&self, loader: &DylibLoader, loaded: bool) {
-        if !self.locked && loaded {
-            self.write(loader);
-        }
-    }
-
-    fn write(&self, loader: &DylibLoader) {
-        // Re-read: another plan of this directory may have written meanwhile.
-        let mut lock = Lockfile::read(&self.path).ok().flatten().unwrap_or_else(|| self.lock.clone());
-        lock.update(&self.plan, &loader.resolutions(), |entry| in_plan(entry, &self.named, &self.agents));
-        if let Err(err) = lock.write(&self.path) {
-            eprintln!("warning: {err}");
-        }
     }
 }

@@ -22,50 +22,21 @@ use crate::events;
 use crate::hooks::HookRegistry;
 use crate::models::{
     ApprovalDefault, ChatRequest, ChatResponse, HookAction, HookResult, InjectionRole, JsonMap, Message,
-    MessageContent, MessageLevel, Role, ToolResult, ToolSpec,
+    MessageContent, Role, ToolResult, ToolSpec,
 };
 use crate::ops::{EphemeralInjection, HookOutcome};
 use crate::plan::MountPlan;
-use crate::traits::{
-    BoxFuture, ContextManager, ModuleResult, ModuleSourceResolver, Orchestrator, Provider, StreamSink, Tool,
-};
+use crate::services::{ApprovalSystem, ChatHistory, DisplaySystem, SessionSpawner};
+use crate::traits::{BoxFuture, ContextManager, ModuleResult, ModuleSourceResolver, Provider, StreamSink, Tool};
 
 /// Default provider priority; lower is preferred (upstream's convention).
 pub const DEFAULT_PROVIDER_PRIORITY: i64 = 100;
 
-/// Asks a person to approve something (the CLI's terminal prompt, a web UI…).
-pub trait ApprovalSystem: Send + Sync {
-    /// Returns the chosen option, or `None` when the timeout passed.
-    fn request_approval<'a>(
-        &'a self,
-        prompt: &'a str,
-        options: &'a [String],
-        timeout: Duration,
-        default: ApprovalDefault,
-    ) -> BoxFuture<'a, Option<String>>;
-}
-
-/// Per-agent conversation history kept by the front end (the CLI's session
-/// store), scoped by the front end to its user and conversation, so a module
-/// names only the agent. Routing orchestrators read and write it through the
-/// `history.*` host operations.
-pub trait ChatHistory: Send + Sync {
-    /// The agent's newest `max_messages` (all when `None`), oldest first.
-    fn fetch<'a>(&'a self, agent: &'a str, max_messages: Option<usize>) -> BoxFuture<'a, ModuleResult<Vec<Message>>>;
-    /// Every agent's history merged in time order, assistant texts prefixed `[agent] `.
-    fn fetch_all(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
-    /// Appends to the agent's history, then trims it to `max_messages`.
-    fn save<'a>(
-        &'a self,
-        agent: &'a str,
-        messages: Vec<Message>,
-        max_messages: Option<usize>,
-    ) -> BoxFuture<'a, ModuleResult<()>>;
-}
-
-/// Shows hook messages to the person at the front end.
-pub trait DisplaySystem: Send + Sync {
-    fn show_message(&self, message: &str, level: MessageLevel, source: &str);
+/// Drives a session's turns: runs one prompt to completion and returns the
+/// final text, reaching providers, tools, hooks and context through the
+/// coordinator it is given (a plugin reaches it through its host object).
+pub trait Orchestrator: Send + Sync {
+    fn execute(&self, prompt: String, coordinator: Arc<Coordinator>) -> BoxFuture<'static, ModuleResult<String>>;
 }
 
 /// A contribution-channel callback; `None` answers are filtered out.
@@ -92,7 +63,7 @@ pub struct Coordinator {
     session_id: String,
     parent_id: Option<String>,
     depth: u32,
-    spawner: RwLock<Option<Arc<dyn crate::spawn::SessionSpawner>>>,
+    spawner: RwLock<Option<Arc<dyn SessionSpawner>>>,
     plan: Arc<MountPlan>,
     hooks: HookRegistry,
     orchestrator: RwLock<Option<Arc<dyn Orchestrator>>>,
@@ -171,7 +142,7 @@ impl Coordinator {
         self.depth
     }
 
-    pub fn set_spawner(&self, spawner: Arc<dyn crate::spawn::SessionSpawner>) {
+    pub fn set_spawner(&self, spawner: Arc<dyn SessionSpawner>) {
         *self.spawner.write().expect("service lock") = Some(spawner);
     }
 
@@ -565,8 +536,19 @@ impl Coordinator {
     }
 
     /// Runs a mounted tool after validating `input` against its schema.
-    /// Never fails: problems become error results the model can read.
-    pub async fn execute_tool(&self, name: &str, input: Value) -> ToolResult {
+    /// Never fails: problems become error results the model can read. With
+    /// the model's `tool_call_id`, the call is booked as running in the
+    /// session's cancellation (what a graceful cancel waits for) while it
+    /// runs, whoever drives the loop: a plugin orchestrator or one in-process.
+    pub async fn execute_tool(&self, name: &str, input: Value, tool_call_id: Option<&str>) -> ToolResult {
+        let Some(id) = tool_call_id else { return self.run_tool(name, input).await };
+        self.cancellation.register_tool_start(id, name);
+        let result = self.run_tool(name, input).await;
+        self.cancellation.register_tool_complete(id);
+        result
+    }
+
+    async fn run_tool(&self, name: &str, input: Value) -> ToolResult {
         let Some(mounted) = self.tool(name) else {
             let mounted = self.tool_names().join(", ");
             return ToolResult::error(

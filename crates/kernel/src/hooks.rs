@@ -18,7 +18,13 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::models::{HookAction, HookResult, JsonMap};
-use crate::traits::HookHandler;
+use crate::{BoxFuture, ModuleResult};
+
+/// Handles the events it subscribed to; its [`HookResult`] may continue,
+/// deny, modify, inject context or ask the user.
+pub trait HookHandler: Send + Sync {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>>;
+}
 
 /// One event as handlers see it. The JSON text is produced at most once per
 /// event, however many plugin handlers read it.

@@ -4,7 +4,7 @@
 //! files, processes or the network. It defines the data models, the module
 //! traits, the hook registry, the coordinator (mount points, capabilities,
 //! contribution channels, cleanups, cancellation) and the session lifecycle.
-//! Loading modules is delegated to a [`session::ModuleLoader`] that the host
+//! Loading modules is delegated to a [`loading::ModuleLoader`] that the host
 //! supplies; everything a module does reaches the kernel through the traits in
 //! [`traits`].
 
@@ -13,7 +13,9 @@ pub use amplifier_protocol::{capabilities, errors, events, models, ops};
 pub mod cancellation;
 pub mod coordinator;
 pub mod hooks;
+pub mod loading;
 pub mod plan;
+pub mod services;
 pub mod session;
 pub mod spawn;
 pub mod traits;
@@ -23,6 +25,14 @@ pub use coordinator::Coordinator;
 pub use errors::{ErrorKind, ModuleError};
 pub use hooks::{HookEvent, HookRegistry};
 pub use session::Session;
+
+/// A boxed future; the kernel's traits spell their futures out (no
+/// `async_trait`) so their signatures say exactly what is boxed.
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+/// What a module call returns.
+pub type ModuleResult<T> = Result<T, ModuleError>;
+/// Receives streamed JSON events (text deltas, tool-call deltas) while a call runs.
+pub type StreamSink = std::sync::Arc<dyn Fn(serde_json::Value) + Send + Sync>;
 
 /// The current UTC time as RFC 3339, the kernel's one timestamp format.
 pub fn now_rfc3339() -> String {

@@ -9,100 +9,16 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::coordinator::{Cleanup, Coordinator, MountedProvider, DEFAULT_PROVIDER_PRIORITY};
+use crate::coordinator::{Coordinator, MountedProvider, DEFAULT_PROVIDER_PRIORITY};
 use crate::errors::ModuleError;
 use crate::events;
+use crate::loading::{LoadError, LoadFailure, LoadReport, LoadedModule, ModuleLoader, Mounted};
 use crate::models::{JsonMap, RunStatus};
 use crate::plan::{ModuleKind, ModuleSpec, MountPlan};
-use crate::traits::{BoxFuture, ContextManager, HookHandler, ModuleSourceResolver, Orchestrator, Provider, Tool};
 
-/// Why a module failed to load (upstream's `reason_code`s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LoadReason {
-    InvalidPackageLayout,
-    /// The module's crate did not build (not one of upstream's codes: it builds nothing).
-    BuildFailed,
-    MissingSource,
-    InvalidEntryPoint,
-    InvalidModuleMetadata,
-    ValidationFailed,
-    Unknown,
-}
-
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{message}")]
-pub struct LoadError {
-    pub reason: LoadReason,
-    pub message: String,
-}
-
-impl LoadError {
-    pub fn new(reason: LoadReason, message: impl Into<String>) -> Self {
-        LoadError { reason, message: message.into() }
-    }
-}
-
-/// One hook registration a hook module asks for.
-pub struct HookSubscription {
-    pub event: String,
-    pub priority: i32,
-    pub name: String,
-    pub handler: Arc<dyn HookHandler>,
-}
-
-/// What a loaded module offers, by kind.
-pub enum Mounted {
-    Orchestrator(Arc<dyn Orchestrator>),
-    Context(Arc<dyn ContextManager>),
-    Provider(Arc<dyn Provider>),
-    Tools(Vec<Arc<dyn Tool>>),
-    Hooks(Vec<HookSubscription>),
-    Resolver(Arc<dyn ModuleSourceResolver>),
-}
-
-pub struct LoadedModule {
-    pub mounted: Mounted,
-    pub cleanup: Option<Cleanup>,
-}
-
-/// Turns a plan entry into a live module. The host implements this (the
-/// kernel knows no dylibs); tests may implement it in-process.
-pub trait ModuleLoader: Send + Sync {
-    fn load<'a>(
-        &'a self,
-        kind: ModuleKind,
-        spec: &'a ModuleSpec,
-        coordinator: &'a Arc<Coordinator>,
-    ) -> BoxFuture<'a, Result<LoadedModule, LoadError>>;
-
-    /// Called once before the plan's modules load, with all of them, so a
-    /// loader can prepare them together (the dylib loader builds every
-    /// missing crate in one cargo run). Problems surface later from `load`.
-    fn prepare<'a>(&'a self, _modules: &'a [&'a ModuleSpec]) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
-    }
-}
-
-/// A module that did not load.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LoadFailure {
-    pub kind: ModuleKind,
-    pub module: String,
-    /// Where the entry is in the plan (`providers[1]`).
-    pub field_path: String,
-    pub reason: LoadReason,
-    pub error: String,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct LoadReport {
-    pub mounted: Vec<String>,
-    pub failures: Vec<LoadFailure>,
-}
+mod children;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -129,12 +45,23 @@ pub struct SessionOptions {
     /// The parent's token for a child session, so cancelling the parent
     /// cancels the child; a fresh token otherwise.
     pub cancellation: Option<crate::cancellation::CancellationToken>,
+    /// Told about this session and, inherited, about every child session
+    /// it spawns.
+    pub observers: Vec<Arc<dyn SessionObserver>>,
+}
+
+/// Sees each session of a session tree as it is created, before any of its
+/// modules mount: the top-level session and every child the kernel spawns
+/// for it (children inherit their parent's observers). Front ends hang
+/// their recorders and event mappers here.
+pub trait SessionObserver: Send + Sync {
+    fn session_created(&self, coordinator: &Arc<Coordinator>);
 }
 
 pub struct Session {
     coordinator: Arc<Coordinator>,
     loader: Arc<dyn ModuleLoader>,
-    children: Arc<crate::spawn::ChildSpawner>,
+    children: Arc<children::ChildSpawner>,
     is_resumed: bool,
     metadata: Option<JsonMap>,
     initialized: AtomicBool,
@@ -152,8 +79,11 @@ impl Session {
             options.depth,
             options.cancellation.unwrap_or_default(),
         ));
-        let children = crate::spawn::ChildSpawner::new(&coordinator, loader.clone());
+        let children = children::ChildSpawner::new(&coordinator, loader.clone(), options.observers.clone());
         coordinator.set_spawner(children.clone());
+        for observer in &options.observers {
+            observer.session_created(&coordinator);
+        }
         Session {
             coordinator,
             loader,

@@ -1,5 +1,6 @@
-//! Child sessions: the kernel capability behind `tool-task` and any module
-//! that delegates work to an agent.
+//! Agents: what a child session runs. The sessions themselves are
+//! `session::children`; this is the pure part, the plan an agent gets and
+//! the ids children carry.
 //!
 //! A child runs the plan's `agents.<name>` overlay merged onto the parent's
 //! plan, with its own coordinator, context and hooks. It carries the
@@ -9,173 +10,10 @@
 //! delegation may go) belongs to the module asking; the kernel only records
 //! the depth.
 
-use std::sync::{Arc, Weak};
-
-use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::coordinator::Coordinator;
-use crate::errors::{ErrorKind, ModuleError};
-use crate::hooks::HookEvent;
-use crate::models::HookResult;
-use crate::models::{JsonMap, Message};
-use crate::ops::{AgentSummary, AgentTurn, AgentTurnResult, SpawnRequest, SpawnResult};
+use crate::ops::{AgentSummary, SpawnRequest};
 use crate::plan::{ModuleSpec, MountPlan};
-use crate::session::{ModuleLoader, Session, SessionOptions};
-use crate::traits::{BoxFuture, HookHandler, ModuleResult, StreamSink};
-
-/// Starts and resumes child sessions for one parent session.
-pub trait SessionSpawner: Send + Sync {
-    fn spawn(&self, request: SpawnRequest) -> BoxFuture<'_, ModuleResult<SpawnResult>>;
-    /// One turn in a fresh child seeded with `turn.history`; the result
-    /// carries what the turn added to the child's context.
-    fn agent_turn(&self, turn: AgentTurn, observer: Option<StreamSink>)
-        -> BoxFuture<'_, ModuleResult<AgentTurnResult>>;
-}
-
-pub(crate) struct ChildSpawner {
-    parent: Weak<Coordinator>,
-    loader: Arc<dyn ModuleLoader>,
-    children: tokio::sync::Mutex<IndexMap<String, Arc<Session>>>,
-}
-
-impl ChildSpawner {
-    pub(crate) fn new(parent: &Arc<Coordinator>, loader: Arc<dyn ModuleLoader>) -> Arc<Self> {
-        Arc::new(ChildSpawner { parent: Arc::downgrade(parent), loader, children: tokio::sync::Mutex::default() })
-    }
-
-    /// Ends every child session (at the parent's cleanup), newest first.
-    /// Boxed: a child's cleanup ends its own children, recursively.
-    pub(crate) fn cleanup_children(&self) -> BoxFuture<'_, ()> {
-        Box::pin(async move {
-            let children: Vec<Arc<Session>> = self.children.lock().await.drain(..).map(|(_, s)| s).collect();
-            for child in children.into_iter().rev() {
-                child.cleanup().await;
-            }
-        })
-    }
-
-    async fn run(&self, request: SpawnRequest) -> ModuleResult<SpawnResult> {
-        let parent = self.parent.upgrade().ok_or_else(|| ModuleError::unsupported("the parent session has ended"))?;
-        if let Some(id) = &request.session_id {
-            let child = self.children.lock().await.get(id).cloned().ok_or_else(|| {
-                ModuleError::new(
-                    ErrorKind::NotFound,
-                    format!(
-                        "no child session '{id}' in this session (children are resumable for the parent's lifetime)"
-                    ),
-                )
-            })?;
-            let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
-            return Ok(SpawnResult { response, session_id: id.clone() });
-        }
-
-        let (child, session_id) = self.start_child(&parent, &request).await?;
-        self.children.lock().await.insert(session_id.clone(), child.clone());
-        let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
-        Ok(SpawnResult { response, session_id })
-    }
-
-    /// A fresh child session for `request.agent`, initialized, its context
-    /// holding the agent's system instruction.
-    async fn start_child(
-        &self,
-        parent: &Arc<Coordinator>,
-        request: &SpawnRequest,
-    ) -> ModuleResult<(Arc<Session>, String)> {
-        let overlay = parent.plan().agents.get(&request.agent).ok_or_else(|| {
-            let known: Vec<&str> = parent.plan().agents.keys().map(String::as_str).collect();
-            ModuleError::new(
-                ErrorKind::NotFound,
-                format!("no agent '{}' in the plan's `agents:` (known: {})", request.agent, known.join(", ")),
-            )
-        })?;
-        let plan = agent_plan(parent.plan(), &request.agent, overlay, request)
-            .map_err(|message| ModuleError::new(ErrorKind::InvalidRequest, message))?;
-        let session_id = child_session_id(parent.session_id(), &request.agent);
-        let mut metadata = JsonMap::new();
-        metadata.insert("agent".into(), Value::String(request.agent.clone()));
-        let child = Arc::new(Session::new(
-            plan,
-            self.loader.clone(),
-            SessionOptions {
-                session_id: Some(session_id.clone()),
-                parent_id: Some(parent.session_id().to_owned()),
-                metadata: Some(metadata),
-                depth: parent.depth() + 1,
-                cancellation: Some(parent.cancellation().child()),
-                ..SessionOptions::default()
-            },
-        ));
-        parent.share_front_end_with(child.coordinator());
-        let report = child.initialize().await.map_err(|e| agent_error(&request.agent, e))?;
-        if !report.failures.is_empty() {
-            let failures: Vec<String> = report
-                .failures
-                .iter()
-                .map(|f| format!("{} {} ({}): {}", f.kind, f.module, f.field_path, f.error))
-                .collect();
-            child.cleanup().await;
-            return Err(ModuleError::internal(format!(
-                "agent '{}': {} module(s) failed to load: {}",
-                request.agent,
-                failures.len(),
-                failures.join("; ")
-            )));
-        }
-        if let Some(instruction) = overlay.pointer("/system/instruction").and_then(Value::as_str) {
-            child.coordinator().add_message(Message::system(instruction)).await?;
-        }
-        Ok((child, session_id))
-    }
-
-    async fn agent_turn(&self, turn: AgentTurn, observer: Option<StreamSink>) -> ModuleResult<AgentTurnResult> {
-        let parent = self.parent.upgrade().ok_or_else(|| ModuleError::unsupported("the parent session has ended"))?;
-        let request = SpawnRequest { agent: turn.agent, instruction: turn.instruction, ..SpawnRequest::default() };
-        let (child, session_id) = self.start_child(&parent, &request).await?;
-        self.children.lock().await.insert(session_id.clone(), child.clone());
-        let coordinator = child.coordinator();
-        if let Some(sink) = observer {
-            // Last, so the observer sees what the child's own hooks left.
-            coordinator.hooks().register("*", Arc::new(ForwardEvents(sink)), i32::MAX, "agent-turn-observer");
-        }
-        for message in turn.history {
-            coordinator.add_message(message).await?;
-        }
-        let seeded = coordinator.get_messages().await?.len();
-        let response = child.execute(&request.instruction).await.map_err(|e| agent_error(&request.agent, e))?;
-        let mut messages = coordinator.get_messages().await?;
-        Ok(AgentTurnResult { response, session_id, messages: messages.split_off(seeded.min(messages.len())) })
-    }
-}
-
-/// Passes a child's events to whoever asked for its turn.
-struct ForwardEvents(StreamSink);
-
-impl HookHandler for ForwardEvents {
-    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
-        (self.0)(serde_json::json!({"event": event.name, "data": event.data}));
-        Box::pin(async { Ok(HookResult::continue_()) })
-    }
-}
-
-impl SessionSpawner for ChildSpawner {
-    fn spawn(&self, request: SpawnRequest) -> BoxFuture<'_, ModuleResult<SpawnResult>> {
-        Box::pin(self.run(request))
-    }
-
-    fn agent_turn(
-        &self,
-        turn: AgentTurn,
-        observer: Option<StreamSink>,
-    ) -> BoxFuture<'_, ModuleResult<AgentTurnResult>> {
-        Box::pin(self.agent_turn(turn, observer))
-    }
-}
-
-fn agent_error(agent: &str, err: impl std::fmt::Display) -> ModuleError {
-    ModuleError::internal(format!("agent '{agent}' failed: {err}"))
-}
 
 /// The agent a child session runs, read from its id (see [`child_session_id`]).
 pub fn agent_of_child(session_id: &str) -> Option<&str> {
@@ -183,7 +21,7 @@ pub fn agent_of_child(session_id: &str) -> Option<&str> {
 }
 
 /// Upstream's child id scheme: `{parent-span16}-{child-span16}_{agent}`.
-fn child_session_id(parent: &str, agent: &str) -> String {
+pub(crate) fn child_session_id(parent: &str, agent: &str) -> String {
     let span = |id: &str| id.chars().filter(char::is_ascii_hexdigit).take(16).collect::<String>();
     let child = uuid::Uuid::new_v4().simple().to_string();
     format!("{}-{}_{agent}", span(parent), &child[..16])

@@ -3,25 +3,19 @@
 //! implement them in-process. Futures are spelled out (no `async_trait`) so
 //! the signatures say exactly what is boxed.
 
-use std::future::Future;
 use std::path::PathBuf;
-use std::pin::Pin;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::coordinator::Coordinator;
 use crate::errors::ModuleError;
-use crate::hooks::HookEvent;
-use crate::models::{ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec};
+use crate::models::{ChatRequest, ChatResponse, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec};
 pub use crate::ops::RequestView;
 
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-pub type ModuleResult<T> = Result<T, ModuleError>;
-
-/// Receives streamed JSON events (text deltas, tool-call deltas) while a call runs.
-pub type StreamSink = Arc<dyn Fn(Value) + Send + Sync>;
+// The hook trait lives beside the registry that calls it (and the
+// orchestrator's beside the coordinator it is given); these paths stay.
+pub use crate::hooks::HookHandler;
+pub use crate::{BoxFuture, ModuleResult, StreamSink};
 
 pub trait Tool: Send + Sync {
     fn spec(&self) -> &ToolSpec;
@@ -49,10 +43,6 @@ pub trait Provider: Send + Sync {
     }
 }
 
-pub trait HookHandler: Send + Sync {
-    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>>;
-}
-
 pub trait ContextManager: Send + Sync {
     fn add_message(&self, message: Message) -> BoxFuture<'_, ModuleResult<()>>;
     /// The full, uncompacted history.
@@ -68,13 +58,6 @@ pub trait ContextManager: Send + Sync {
     }
     fn set_messages(&self, messages: Vec<Message>) -> BoxFuture<'_, ModuleResult<()>>;
     fn clear(&self) -> BoxFuture<'_, ModuleResult<()>>;
-}
-
-pub trait Orchestrator: Send + Sync {
-    /// Runs one prompt to completion and returns the final text. The
-    /// orchestrator reaches providers, tools, hooks and context through the
-    /// coordinator (a plugin reaches it through its host object).
-    fn execute(&self, prompt: String, coordinator: Arc<Coordinator>) -> BoxFuture<'static, ModuleResult<String>>;
 }
 
 /// A request to find a module's code.

@@ -535,11 +535,50 @@ fn file_tool() -> EchoTool {
     )
 }
 
+/// Waits for a go-ahead, so a test can look at the session while it runs.
+struct GatedTool {
+    spec: amplifier_kernel::models::ToolSpec,
+    started: Arc<tokio::sync::Notify>,
+    go: Arc<tokio::sync::Notify>,
+}
+
+impl amplifier_kernel::traits::Tool for GatedTool {
+    fn spec(&self) -> &amplifier_kernel::models::ToolSpec {
+        &self.spec
+    }
+
+    fn execute(&self, _input: Value) -> BoxFuture<'_, amplifier_kernel::models::ToolResult> {
+        Box::pin(async move {
+            self.started.notify_one();
+            self.go.notified().await;
+            amplifier_kernel::models::ToolResult::ok(json!("done"))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_tool_call_with_an_id_is_booked_as_running_while_it_runs() {
+    let coordinator = coordinator_with(plan());
+    let (started, go) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
+    let spec = amplifier_kernel::models::ToolSpec { name: "slow".into(), parameters: json!({}), description: None };
+    let tool = GatedTool { spec, started: started.clone(), go: go.clone() };
+    coordinator.mount_tool("tool-slow", Arc::new(tool));
+    let running = {
+        let coordinator = coordinator.clone();
+        tokio::spawn(async move { coordinator.execute_tool("slow", json!({}), Some("call_1")).await })
+    };
+    started.notified().await;
+    assert_eq!(coordinator.cancellation().running_tool_names(), ["slow"]);
+    go.notify_one();
+    assert!(running.await.unwrap().success);
+    assert!(coordinator.cancellation().running_tool_names().is_empty(), "booked out when it ends");
+}
+
 #[tokio::test]
 async fn execute_tool_runs_valid_input() {
     let coordinator = coordinator_with(plan());
     coordinator.mount_tool("tool-fs", Arc::new(file_tool()));
-    let result = coordinator.execute_tool("read_file", json!({"path": "a.txt"})).await;
+    let result = coordinator.execute_tool("read_file", json!({"path": "a.txt"}), None).await;
     assert!(result.success);
     assert_eq!(result.output, Some(json!({"echo": {"path": "a.txt"}})));
 }
@@ -549,19 +588,19 @@ async fn execute_tool_rejects_input_that_breaks_the_schema() {
     let coordinator = coordinator_with(plan());
     coordinator.mount_tool("tool-fs", Arc::new(file_tool()));
 
-    let missing = coordinator.execute_tool("read_file", json!({})).await;
+    let missing = coordinator.execute_tool("read_file", json!({}), None).await;
     assert!(!missing.success);
     let error = missing.error.unwrap();
     assert_eq!(error.get("type"), Some(&json!("InvalidInput")));
     let message = error["message"].as_str().unwrap();
     assert!(message.contains("read_file") && message.contains("path"), "{message}");
 
-    let wrong_type = coordinator.execute_tool("read_file", json!({"path": "a", "limit": "ten"})).await;
+    let wrong_type = coordinator.execute_tool("read_file", json!({"path": "a", "limit": "ten"}), None).await;
     assert!(!wrong_type.success);
     let message = wrong_type.error.unwrap()["message"].as_str().unwrap().to_owned();
     assert!(message.contains("/limit"), "the problem is located: {message}");
 
-    let not_object = coordinator.execute_tool("read_file", json!("a.txt")).await;
+    let not_object = coordinator.execute_tool("read_file", json!("a.txt"), None).await;
     assert!(!not_object.success);
 }
 
@@ -570,7 +609,7 @@ async fn execute_unknown_tool_lists_mounted_tools() {
     let coordinator = coordinator_with(plan());
     coordinator.mount_tool("tool-fs", Arc::new(file_tool()));
     coordinator.mount_tool("tool-echo", Arc::new(EchoTool::new("echo", json!({"type": "object"}))));
-    let result = coordinator.execute_tool("bash", json!({})).await;
+    let result = coordinator.execute_tool("bash", json!({}), None).await;
     assert!(!result.success);
     let message = result.error.unwrap()["message"].as_str().unwrap().to_owned();
     assert!(message.contains("bash"), "{message}");
@@ -582,7 +621,7 @@ async fn tool_with_invalid_schema_is_mounted_without_validation() {
     let coordinator = coordinator_with(plan());
     coordinator.mount_tool("tool-odd", Arc::new(EchoTool::new("odd", json!({"type": 12}))));
     assert_eq!(coordinator.tool_names(), ["odd"]);
-    let result = coordinator.execute_tool("odd", json!({"anything": 1})).await;
+    let result = coordinator.execute_tool("odd", json!({"anything": 1}), None).await;
     assert!(result.success);
 }
 

@@ -6,9 +6,10 @@ mod support;
 
 use std::sync::Arc;
 
+use amplifier_kernel::loading::LoadReason;
 use amplifier_kernel::models::RunStatus;
 use amplifier_kernel::plan::{ModuleKind, MountPlan};
-use amplifier_kernel::session::{LoadReason, SessionError, SessionOptions};
+use amplifier_kernel::session::{SessionError, SessionOptions};
 use amplifier_kernel::Session;
 use serde_json::{json, Value};
 use support::{map, plan, plan_with_providers, spec, Recorder, TestLoader};
@@ -348,4 +349,35 @@ async fn status_follows_the_orchestrator() {
     assert_eq!(session.status(), RunStatus::Failed);
     session.cleanup().await;
     assert_eq!(recorder.named("session:end")[0].get("status"), Some(&json!("failed")));
+}
+
+/// Records the sessions it is told about, with their parents.
+#[derive(Default)]
+struct SeenSessions(std::sync::Mutex<Vec<(String, Option<String>)>>);
+
+impl amplifier_kernel::session::SessionObserver for SeenSessions {
+    fn session_created(&self, coordinator: &Arc<amplifier_kernel::Coordinator>) {
+        let entry = (coordinator.session_id().to_owned(), coordinator.parent_id().map(str::to_owned));
+        self.0.lock().unwrap().push(entry);
+    }
+}
+
+#[tokio::test]
+async fn observers_see_the_session_and_are_inherited_by_children() {
+    let loader = TestLoader::new();
+    let mut plan = plan_with_providers(&["provider-a"]);
+    plan.agents.insert("helper".into(), json!({}));
+    let seen = Arc::new(SeenSessions::default());
+    let options =
+        SessionOptions { session_id: Some("top".into()), observers: vec![seen.clone()], ..SessionOptions::default() };
+    let session = Session::new(plan, loader.clone(), options);
+    assert_eq!(*seen.0.lock().unwrap(), [("top".to_owned(), None)], "told before anything mounts");
+    session.initialize().await.unwrap();
+    let request =
+        amplifier_kernel::ops::SpawnRequest { agent: "helper".into(), instruction: "hi".into(), ..Default::default() };
+    let child = session.coordinator().spawn(request).await.unwrap();
+    let seen = seen.0.lock().unwrap().clone();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[1], (child.session_id, Some("top".to_owned())));
+    session.cleanup().await;
 }

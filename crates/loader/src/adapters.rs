@@ -9,14 +9,15 @@ use std::sync::Arc;
 
 use amplifier_abi::bridge::{await_outcome, reply_channel};
 use amplifier_abi::PluginInstanceBox;
+use amplifier_kernel::coordinator::Orchestrator;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{
     ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec,
 };
 use amplifier_kernel::ops::{self, plugin, RequestView};
 use amplifier_kernel::traits::{
-    BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Orchestrator, Provider, ResolveError,
-    ResolveRequest, ResolvedModule, ResolvedSource, StreamSink, Tool,
+    BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Provider, ResolveError, ResolveRequest,
+    ResolvedModule, ResolvedSource, StreamSink, Tool,
 };
 use amplifier_kernel::{Coordinator, ErrorKind, ModuleError};
 use serde::de::DeserializeOwned;

@@ -161,17 +161,7 @@ fn host_operation(
         }
         host::TOOL_EXECUTE => {
             let p: ops::HostExecuteTool = parse(op, params)?;
-            Box::pin(async move {
-                let cancellation = c.cancellation().clone();
-                if let Some(id) = &p.tool_call_id {
-                    cancellation.register_tool_start(id, &p.name);
-                }
-                let result = c.execute_tool(&p.name, p.input).await;
-                if let Some(id) = &p.tool_call_id {
-                    cancellation.register_tool_complete(id);
-                }
-                answer(Ok(result))
-            })
+            Box::pin(async move { answer(Ok(c.execute_tool(&p.name, p.input, p.tool_call_id.as_deref()).await)) })
         }
         host::TOOLS_MOUNT => {
             let p: ops::MountTools = parse(op, params)?;

@@ -23,9 +23,9 @@ pub mod validate;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use amplifier_kernel::loading::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
 use amplifier_kernel::ops::{HookDescription, ProviderDescription, ToolDescription};
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
-use amplifier_kernel::session::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
 use amplifier_kernel::traits::{
     BoxFuture, ModuleSourceResolver, ResolveError, ResolveRequest, ResolvedModule, ResolvedSource, Tool,
 };

@@ -203,13 +203,12 @@ impl Lockfile {
         Ok(())
     }
 
-    /// Entries of `plan` for modules the plan no longer names (`named`:
-    /// `(kind, name)` of its modules; `agent_modules`: names its agents mount).
-    pub fn extras(&self, plan: &str, named: &[(String, String)], agent_modules: &[String]) -> Vec<String> {
+    /// Entries of `plan` for modules the plan no longer names (`in_plan`
+    /// is false for them).
+    pub fn extras(&self, plan: &str, in_plan: impl Fn(&LockEntry) -> bool) -> Vec<String> {
         self.modules
             .iter()
-            .filter(|e| e.plan == plan)
-            .filter(|e| !named.iter().any(|(k, n)| *k == e.kind && *n == e.name) && !agent_modules.contains(&e.name))
+            .filter(|e| e.plan == plan && !in_plan(e))
             .map(|e| format!("{} '{}' is in {LOCK_FILE} ({}) but not in the plan", e.kind, e.name, e.short_id()))
             .collect()
     }
@@ -380,9 +379,8 @@ mod tests {
         assert!(err.contains("sha256 is bb") && err.contains("has aa"), "{err}");
         let err = read.check("other.yaml", &a).unwrap_err();
         assert!(err.contains("tool 'a' (tools[0]) is not in amplifier.lock"), "{err}");
-        let named = vec![("tool".to_owned(), "b".to_owned())];
-        assert_eq!(read.extras("plan.yaml", &named, &[]).len(), 1, "a is in the lock, not in the plan");
-        assert!(read.extras("plan.yaml", &named, &["a".to_owned()]).is_empty(), "an agent mounts a");
+        assert_eq!(read.extras("plan.yaml", |e| e.name == "b").len(), 1, "a is in the lock, not in the plan");
+        assert!(read.extras("plan.yaml", |e| e.name == "a").is_empty(), "the plan mounts a");
     }
 
     #[test]

@@ -26,11 +26,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::loading::{HookSubscription, LoadError, LoadedModule, ModuleLoader, Mounted};
 use amplifier_kernel::models::{
     ChatRequest, HookResult, JsonMap, Message, Role, StreamDelta, ToolCall, ToolResult, ToolSpec,
 };
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec, MountPlan, SessionSettings};
-use amplifier_kernel::session::{HookSubscription, LoadError, LoadedModule, ModuleLoader, Mounted, Session};
+use amplifier_kernel::session::Session;
 use amplifier_kernel::traits::{
     BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Provider, RequestView, ResolveError,
     ResolveRequest, ResolvedSource, Tool,
@@ -543,7 +544,7 @@ impl Validation<'_> {
                     Err(format!("`{name}` panicked on {what}: {}", result.serialized_output()))
                 }
                 Ok(direct) => {
-                    let via_host = coordinator.execute_tool(&name, invalid).await;
+                    let via_host = coordinator.execute_tool(&name, invalid, None).await;
                     if via_host.success {
                         Err(format!(
                             "`{name}` returned success for {what}: neither the input schema nor the tool rejects it"

@@ -14,7 +14,7 @@ use amplifier_sdk::prelude::*;
 
 use crate::action::{parse_action, scrub, Action, PlanPatch, StepSpec, SENTINEL_END, SENTINEL_START};
 use crate::quality::{self, artifact_from, content_of, parse_qa};
-use crate::state::{runs_dir, valid_thread_id, ChatTurn, HistoryEntry, RunState, Step, StepStatus, Store};
+use crate::state::{runs_dir, ChatTurn, HistoryEntry, RunState, Step, StepStatus, Store};
 use crate::{new_thread_id, PlanOrchestrator, RunRequest};
 
 const ORCHESTRATOR: &str = "orchestrator";
@@ -45,7 +45,7 @@ struct Run<'a> {
 
 fn resolve_thread(request: &RunRequest) -> ModuleResult<String> {
     let thread = request.thread_id.clone().unwrap_or_else(new_thread_id);
-    if !valid_thread_id(&thread) {
+    if !amplifier_sdk::runs::valid_id(&thread) {
         return Err(ModuleError::new(
             ErrorKind::InvalidRequest,
             format!("invalid threadId `{thread}`: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"),

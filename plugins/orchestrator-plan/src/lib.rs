@@ -292,6 +292,6 @@ mod tests {
     fn thread_ids_are_fresh_and_valid() {
         let (a, b) = (new_thread_id(), new_thread_id());
         assert_ne!(a, b);
-        assert!(state::valid_thread_id(&a));
+        assert!(amplifier_sdk::runs::valid_id(&a));
     }
 }

@@ -165,25 +165,13 @@ impl RunState {
     }
 }
 
-/// A thread id is a directory name: letters, digits, `-`, `_`, `.`, not
-/// starting with `.`, at most 128 characters.
-pub fn valid_thread_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 128
-        && !id.starts_with('.')
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
 /// Where runs are stored: the configured directory, else `$AMPLIFIER_HOME/runs`
 /// (`~/.amplifier/runs`).
 pub fn runs_dir(configured: Option<&Path>) -> PathBuf {
     if let Some(dir) = configured {
         return dir.to_path_buf();
     }
-    let home = std::env::var_os("AMPLIFIER_HOME").map(PathBuf::from).unwrap_or_else(|| {
-        std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".amplifier")
-    });
-    home.join("runs")
+    amplifier_models::amplifier_home().join("runs")
 }
 
 pub struct Store {
@@ -258,13 +246,5 @@ mod tests {
         let leftovers: Vec<_> = std::fs::read_dir(dir.join("t1")).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(leftovers, [std::ffi::OsString::from("state.json")]);
         std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn thread_ids_are_plain_names() {
-        assert!(valid_thread_id("run-1_a.b"));
-        for bad in ["", "../x", "a/b", ".hidden", "a b"] {
-            assert!(!valid_thread_id(bad), "{bad}");
-        }
     }
 }

@@ -5,17 +5,18 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use amplifier_kernel::coordinator::{ApprovalSystem, DisplaySystem};
+use amplifier_kernel::coordinator::Orchestrator;
 use amplifier_kernel::errors::{ErrorKind, ModuleError};
 use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::loading::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
 use amplifier_kernel::models::{
     ApprovalDefault, ChatRequest, ChatResponse, ContentBlock, HookResult, JsonMap, Message, MessageLevel, ModelInfo,
     ProviderInfo, ToolResult, ToolSpec,
 };
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec, MountPlan, SessionSettings};
-use amplifier_kernel::session::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
+use amplifier_kernel::services::{ApprovalSystem, DisplaySystem};
 use amplifier_kernel::traits::{
-    BoxFuture, ContextManager, HookHandler, ModuleResult, Orchestrator, Provider, RequestView, StreamSink, Tool,
+    BoxFuture, ContextManager, HookHandler, ModuleResult, Provider, RequestView, StreamSink, Tool,
 };
 use amplifier_kernel::Coordinator;
 use serde_json::{json, Value};

@@ -1,6 +1,6 @@
 //! Recording a session in the store while it runs.
 //!
-//! Only the CLI writes the store. A hook handler on `*`, registered after
+//! Only the host writes the store. A hook handler on `*`, registered after
 //! every plugin hook (so it stores what hooks-redaction left) but before the
 //! jsonl printer, collects the events of the turn and the usage of each
 //! `provider:response`. What it collected is written with the context's new
@@ -22,14 +22,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
-use crate::each_session::EachSession;
 use amplifier_kernel::events;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, Message, RunStatus, Usage};
-use amplifier_kernel::session::ModuleLoader;
+use amplifier_kernel::session::SessionObserver;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::Coordinator;
 use amplifier_store::{NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, TurnWrite};
+
+use crate::{Notice, Notices};
 
 /// Overrides where the store lives (default: `$AMPLIFIER_HOME`).
 pub const STATE_DIR_ENV: &str = "AMPLIFIER_STATE_DIR";
@@ -47,20 +48,27 @@ pub fn state_dir() -> PathBuf {
     }
 }
 
-/// Event retention from the settings (`events.max_rows`, `events.max_days`,
-/// or their environment variables).
-fn retention() -> Result<Retention, String> {
-    let settings = crate::settings::Settings::load(Path::new("."));
-    Ok(Retention { max_events: settings.limit("events.max_rows")?, max_age_days: settings.limit("events.max_days")? })
+/// Where the session store is and what it keeps.
+#[derive(Debug, Clone)]
+pub struct StoreConfig {
+    pub dir: PathBuf,
+    pub retention: Retention,
 }
 
-/// Opens the session store with the configured retention.
-pub fn open_store() -> Result<Store, String> {
-    let dir = state_dir();
-    let mut store =
-        Store::open(&dir).map_err(|err| format!("{err} ({})", dir.join(amplifier_store::DB_FILE).display()))?;
-    store.set_retention(retention()?);
-    Ok(store)
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig { dir: state_dir(), retention: Retention::default() }
+    }
+}
+
+impl StoreConfig {
+    /// Opens the store with this retention.
+    pub fn open(&self) -> Result<Store, String> {
+        let mut store = Store::open(&self.dir)
+            .map_err(|err| format!("{err} ({})", self.dir.join(amplifier_store::DB_FILE).display()))?;
+        store.set_retention(self.retention);
+        Ok(store)
+    }
 }
 
 /// The current directory, as sessions record it.
@@ -71,39 +79,28 @@ pub fn working_dir() -> String {
 
 /// The SHA-256 of a plan file, in hex.
 pub fn plan_hash(path: &Path) -> std::io::Result<String> {
-    use sha2::{Digest, Sha256};
-    let bytes = std::fs::read(path)?;
-    Ok(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
+    Ok(amplifier_loader::lockfile::sha256_hex(&std::fs::read(path)?))
 }
 
 /// A session being recorded: its lock, its recorder, and (on resume) the
 /// history to restore.
-pub struct Recording {
+pub(crate) struct Recording {
     recorder: Arc<Recorder>,
     restore: Option<Vec<Message>>,
     _lock: SessionLock,
 }
 
 impl Recording {
-    /// Records a new session (`amplifier run`). A store that cannot be used
-    /// is reported and the run goes on unrecorded.
-    pub fn create(coordinator: &Arc<Coordinator>, plan: &Path, name: Option<&str>) -> Option<Recording> {
-        match Self::try_create(coordinator, plan, name, None) {
-            Ok(recording) => Some(recording),
-            Err(message) => {
-                eprintln!("warning: this session will not be saved: {message}");
-                None
-            }
-        }
-    }
-
-    fn try_create(
+    /// Records a new session (`agent`: a sub-agent's name).
+    pub(crate) fn create(
+        config: &StoreConfig,
         coordinator: &Arc<Coordinator>,
         plan: &Path,
         name: Option<&str>,
         agent: Option<&str>,
+        notices: &Notices,
     ) -> Result<Recording, String> {
-        let mut store = open_store()?;
+        let mut store = config.open()?;
         let id = coordinator.session_id().to_owned();
         let lock = store.lock_session(&id).map_err(|err| err.to_string())?;
         let plan_path = plan.canonicalize().unwrap_or_else(|_| plan.to_owned());
@@ -119,48 +116,127 @@ impl Recording {
         store.create_session(&new).map_err(|err| err.to_string())?;
         let turn = store.begin_turn(&id).map_err(|err| err.to_string())?;
         let recorder = Recorder::attach(coordinator, store, turn, Vec::new());
+        recorder.set_notices(notices.clone());
         Ok(Recording { recorder, restore: None, _lock: lock })
     }
 
-    /// Records the next turn of a stored session (`amplifier resume`): the
-    /// caller holds its lock; the stored history is restored after the
-    /// modules mount (see [`restore`]).
-    pub fn resume(
+    /// Records the next turn of a stored session: the caller holds its
+    /// lock; the stored history is restored after the modules mount.
+    pub(crate) fn resume(
         coordinator: &Arc<Coordinator>,
         mut store: Store,
         record: &SessionRecord,
         lock: SessionLock,
+        notices: Notices,
     ) -> Result<Recording, String> {
         let stored = store.messages(&record.id).map_err(|err| err.to_string())?;
         let turn = store.begin_turn(&record.id).map_err(|err| err.to_string())?;
         let history: Vec<Message> = stored.iter().map(|m| m.message.clone()).collect();
         let recorder =
             Recorder::attach(coordinator, store, turn, stored.into_iter().map(|m| (m.turn, m.message)).collect());
+        recorder.set_notices(notices);
         Ok(Recording { recorder, restore: Some(history), _lock: lock })
+    }
+
+    /// On resume: repairs the stored history (a tool call without a result
+    /// gets a synthetic cancelled one) and gives it to the context. Call
+    /// after the modules mounted and before the prompt runs.
+    pub(crate) async fn restore(&self, coordinator: &Coordinator, notices: &Notices) -> Result<(), String> {
+        let Some(mut history) = self.restore.clone() else { return Ok(()) };
+        let repaired = amplifier_store::repair_orphan_tool_calls(&mut history);
+        if !repaired.is_empty() {
+            let calls: Vec<String> = repaired.iter().map(|r| format!("{} ({})", r.tool_name, r.tool_call_id)).collect();
+            notices(Notice::Note(format!(
+                "{} tool call(s) left without a result by an interrupted run got a cancelled result: {}",
+                repaired.len(),
+                calls.join(", ")
+            )));
+        }
+        coordinator.set_messages(history).await.map_err(|err| err.to_string())
+    }
+
+    /// Reads the context's history for the next write; call after the turn
+    /// and before cleanup (which may shut the context down).
+    pub(crate) async fn capture(&self, coordinator: &Coordinator) {
+        let recorder = &self.recorder;
+        recorder.stop_saver().await;
+        match coordinator.get_messages().await {
+            Ok(messages) => recorder.state().captured = Some(messages),
+            Err(err) => tracing::debug!(error = %err, "no history to record"),
+        }
+    }
+
+    /// Writes the turn: the captured messages, every event left, the usage
+    /// and the final status, in one transaction.
+    pub(crate) fn finish(self, status: RunStatus, succeeded: bool) {
+        let status = match status {
+            RunStatus::Running if succeeded => RunStatus::Completed,
+            RunStatus::Running => RunStatus::Failed,
+            other => other,
+        };
+        let recorder = &self.recorder;
+        if let Some(handle) = recorder.saver.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            handle.abort();
+        }
+        let captured = recorder.state().captured.take();
+        recorder.save(captured.as_deref(), Some(status));
+    }
+
+    /// Writes a finished turn of a session that goes on, leaving it
+    /// `running`. Call after [`Recording::capture`].
+    pub(crate) fn save_turn(&self) {
+        let recorder = &self.recorder;
+        let captured = recorder.state().captured.take();
+        recorder.save(captured.as_deref(), None);
+        // The quiet-period saver starts again with the next turn's first event.
+        recorder.saver_started.store(false, Ordering::SeqCst);
+    }
+
+    /// Starts the next turn of a session that goes on (the first turn
+    /// starts with the recording).
+    pub(crate) fn begin_turn(&self) {
+        let recorder = &self.recorder;
+        let turn = recorder.store.lock().unwrap_or_else(PoisonError::into_inner).begin_turn(&recorder.session_id);
+        match turn {
+            Ok(turn) => recorder.state().turn = turn,
+            Err(err) => recorder.notify_user(format!("cannot start turn in session {}: {err}", recorder.session_id)),
+        }
     }
 }
 
-/// `loader`, also recording every sub-agent session it loads modules for
-/// (tool-task's, a router's agents) as a session of its own, with its
-/// parent and agent: `amplifier session show PARENT` lists them. Each is
-/// written as it goes and finished when it ends (at its parent's cleanup).
-pub fn recording_sub_agents(loader: Arc<dyn ModuleLoader>, plan: &Path) -> Arc<dyn ModuleLoader> {
-    let plan = plan.to_owned();
-    EachSession::wrap(loader, move |coordinator| {
+/// Records every sub-agent session (tool-task's, a router's agents) as a
+/// session of its own, with its parent and agent: `amplifier session show
+/// PARENT` lists them. Each is written as it goes and finished when it
+/// ends (at its parent's cleanup).
+pub(crate) fn sub_agents(config: &StoreConfig, plan: &Path, notices: Notices) -> Arc<dyn SessionObserver> {
+    Arc::new(SubAgents { config: config.clone(), plan: plan.to_owned(), notices })
+}
+
+struct SubAgents {
+    config: StoreConfig,
+    plan: PathBuf,
+    notices: Notices,
+}
+
+impl SessionObserver for SubAgents {
+    fn session_created(&self, coordinator: &Arc<Coordinator>) {
         if coordinator.parent_id().is_none() {
             return;
         }
         let agent = amplifier_kernel::spawn::agent_of_child(coordinator.session_id());
-        match Recording::try_create(coordinator, &plan, None, agent.or(Some("agent"))) {
+        match Recording::create(&self.config, coordinator, &self.plan, None, agent.or(Some("agent")), &self.notices) {
             Ok(recording) => {
                 let end =
                     SubAgentEnd { recording: Mutex::new(Some(recording)), coordinator: Arc::downgrade(coordinator) };
                 // After the recorder, so the final write holds `session:end` too.
-                coordinator.hooks().register(events::SESSION_END, Arc::new(end), i32::MAX, "cli-sub-agent-store");
+                coordinator.hooks().register(events::SESSION_END, Arc::new(end), i32::MAX, "host-sub-agent-store");
             }
-            Err(err) => eprintln!("warning: sub-agent session {} will not be saved: {err}", coordinator.session_id()),
+            Err(err) => (self.notices)(Notice::Warning(format!(
+                "sub-agent session {} will not be saved: {err}",
+                coordinator.session_id()
+            ))),
         }
-    })
+    }
 }
 
 /// Finishes a sub-agent session's recording when the session ends.
@@ -175,80 +251,11 @@ impl HookHandler for SubAgentEnd {
         let status = event.data.get("status").and_then(|s| serde_json::from_value(s.clone()).ok());
         Box::pin(async move {
             if let (Some(recording), Some(coordinator)) = (recording, self.coordinator.upgrade()) {
-                capture(Some(&recording), &coordinator).await;
-                finish(Some(recording), status.unwrap_or(RunStatus::Running), true);
+                recording.capture(&coordinator).await;
+                recording.finish(status.unwrap_or(RunStatus::Running), true);
             }
             Ok(HookResult::continue_())
         })
-    }
-}
-
-/// On resume: repairs the stored history (a tool call without a result gets
-/// a synthetic cancelled one) and gives it to the context. Call after the
-/// modules mounted and before the prompt runs.
-pub async fn restore(recording: Option<&Recording>, coordinator: &Coordinator) -> Result<(), String> {
-    let Some(mut history) = recording.and_then(|r| r.restore.clone()) else { return Ok(()) };
-    let repaired = amplifier_store::repair_orphan_tool_calls(&mut history);
-    if !repaired.is_empty() {
-        let calls: Vec<String> = repaired.iter().map(|r| format!("{} ({})", r.tool_name, r.tool_call_id)).collect();
-        eprintln!(
-            "note: {} tool call(s) left without a result by an interrupted run got a cancelled result: {}",
-            repaired.len(),
-            calls.join(", ")
-        );
-    }
-    coordinator.set_messages(history).await.map_err(|err| format!("cannot restore the session's history: {err}"))
-}
-
-/// Reads the context's history for the final write; call after the turn and
-/// before cleanup (which may shut the context down).
-pub async fn capture(recording: Option<&Recording>, coordinator: &Coordinator) {
-    let Some(recording) = recording else { return };
-    let recorder = &recording.recorder;
-    recorder.stop_saver().await;
-    match coordinator.get_messages().await {
-        Ok(messages) => recorder.state().captured = Some(messages),
-        Err(err) => tracing::debug!(error = %err, "no history to record"),
-    }
-}
-
-/// Writes the turn: the captured messages, every event left, the usage and
-/// the final status, in one transaction.
-pub fn finish(recording: Option<Recording>, status: RunStatus, succeeded: bool) {
-    let Some(recording) = recording else { return };
-    let status = match status {
-        RunStatus::Running if succeeded => RunStatus::Completed,
-        RunStatus::Running => RunStatus::Failed,
-        other => other,
-    };
-    let recorder = &recording.recorder;
-    if let Some(handle) = recorder.saver.lock().unwrap_or_else(PoisonError::into_inner).take() {
-        handle.abort();
-    }
-    let captured = recorder.state().captured.take();
-    recorder.save(captured.as_deref(), Some(status));
-}
-
-/// Writes a finished turn of a session that goes on (the REPL), as
-/// [`finish`] does but leaving the session `running`. Call after [`capture`].
-pub fn save_turn(recording: Option<&Recording>) {
-    let Some(recording) = recording else { return };
-    let recorder = &recording.recorder;
-    let captured = recorder.state().captured.take();
-    recorder.save(captured.as_deref(), None);
-    // The quiet-period saver starts again with the next turn's first event.
-    recorder.saver_started.store(false, Ordering::SeqCst);
-}
-
-/// Starts the next turn of a session that goes on (the REPL's second and
-/// later prompts; [`Recording::create`] starts the first).
-pub fn begin_turn(recording: Option<&Recording>) {
-    let Some(recording) = recording else { return };
-    let recorder = &recording.recorder;
-    let turn = recorder.store.lock().unwrap_or_else(PoisonError::into_inner).begin_turn(&recorder.session_id);
-    match turn {
-        Ok(turn) => recorder.state().turn = turn,
-        Err(err) => eprintln!("warning: cannot start turn in session {}: {err}", recorder.session_id),
     }
 }
 
@@ -276,6 +283,7 @@ struct Recorder {
     saver: Mutex<Option<tokio::task::JoinHandle<()>>>,
     saver_started: AtomicBool,
     warned: AtomicBool,
+    notices: Mutex<Option<Notices>>,
 }
 
 impl Recorder {
@@ -300,9 +308,21 @@ impl Recorder {
             saver: Mutex::new(None),
             saver_started: AtomicBool::new(false),
             warned: AtomicBool::new(false),
+            notices: Mutex::new(None),
         });
-        coordinator.hooks().register("*", recorder.clone(), RECORDER_PRIORITY, "cli-session-store");
+        coordinator.hooks().register("*", recorder.clone(), RECORDER_PRIORITY, "host-session-store");
         recorder
+    }
+
+    fn set_notices(&self, notices: Notices) {
+        *self.notices.lock().unwrap_or_else(PoisonError::into_inner) = Some(notices);
+    }
+
+    fn notify_user(&self, warning: String) {
+        match &*self.notices.lock().unwrap_or_else(PoisonError::into_inner) {
+            Some(notices) => notices(Notice::Warning(warning)),
+            None => tracing::warn!("{warning}"),
+        }
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -389,7 +409,7 @@ impl Recorder {
             }
             Err(err) => {
                 if !self.warned.swap(true, Ordering::SeqCst) {
-                    eprintln!("warning: cannot save session {}: {err}", self.session_id);
+                    self.notify_user(format!("cannot save session {}: {err}", self.session_id));
                 }
             }
         }

@@ -1,20 +1,23 @@
 //! Per-agent chat histories in the session store, the kernel's
 //! [`ChatHistory`] service for routing orchestrators (`history.*` host
-//! operations). The CLI scopes them: `--user` and `--session` (default: the
-//! amplifier session's id, so a run without `--session` starts afresh).
+//! operations), scoped by a [`Conversation`]: the CLI's `--user` and
+//! `--session` (default: the amplifier session's id, so a run without
+//! `--session` starts afresh), a served thread's `userId` and `threadId`.
 
 use std::sync::{Arc, Mutex};
 
-use amplifier_kernel::coordinator::ChatHistory;
 use amplifier_kernel::models::{Message, Role};
+use amplifier_kernel::services::ChatHistory;
 use amplifier_kernel::traits::{BoxFuture, ModuleResult};
 use amplifier_kernel::{Coordinator, ModuleError};
 use amplifier_store::{AgentScope, Store, StoreError};
 
+use crate::{Notice, Notices, StoreConfig};
+
 /// The user a history belongs to when `--user` is not given.
 pub const DEFAULT_USER: &str = "local";
 
-pub struct StoreHistory {
+struct StoreHistory {
     store: Mutex<Store>,
     user: String,
     conversation: String,
@@ -85,30 +88,27 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    /// Gives `session` per-agent histories and bridges its plugins' spans
-    /// to `tracing`, both scoped to this conversation.
-    pub fn attach(&self, session: &amplifier_kernel::session::Session) {
-        let user = self.user.as_deref().unwrap_or(DEFAULT_USER);
-        let id = self.id.as_deref().unwrap_or(session.session_id());
-        install(session.coordinator(), user, id);
-        crate::trace_bridge::attach(session.coordinator(), user, id);
+    /// The user and conversation ids of a session with this scope.
+    pub fn resolve<'a>(&'a self, session_id: &'a str) -> (&'a str, &'a str) {
+        (self.user.as_deref().unwrap_or(DEFAULT_USER), self.id.as_deref().unwrap_or(session_id))
     }
-}
 
-/// Gives the session per-agent histories for `user` in `conversation`. A
-/// store that cannot be opened is reported; routing then goes on without
-/// history.
-fn install(coordinator: &Coordinator, user: &str, conversation: &str) {
-    let store = match crate::store_recorder::open_store() {
-        Ok(store) => store,
-        Err(message) => {
-            eprintln!("warning: agents will have no history: {message}");
-            return;
-        }
-    };
-    let history =
-        StoreHistory { store: Mutex::new(store), user: user.to_owned(), conversation: conversation.to_owned() };
-    coordinator.set_chat_history(Arc::new(history));
+    /// Gives the session per-agent histories for this conversation. A
+    /// store that cannot be opened is reported; routing then goes on
+    /// without history.
+    pub(crate) fn attach(&self, coordinator: &Coordinator, config: &StoreConfig, notices: &Notices) {
+        let (user, conversation) = self.resolve(coordinator.session_id());
+        let store = match config.open() {
+            Ok(store) => store,
+            Err(message) => {
+                notices(Notice::Warning(format!("agents will have no history: {message}")));
+                return;
+            }
+        };
+        let history =
+            StoreHistory { store: Mutex::new(store), user: user.to_owned(), conversation: conversation.to_owned() };
+        coordinator.set_chat_history(Arc::new(history));
+    }
 }
 
 #[cfg(test)]

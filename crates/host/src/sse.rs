@@ -2,8 +2,8 @@
 //! `amplifier run --output-format sse`.
 //!
 //! Any orchestrator's run can be streamed: frames are mapped from the events
-//! of the session **and of its child sessions** (an [`EachSession`] loader
-//! registers the observer on every session it mounts modules for).
+//! of the session **and of its child sessions** (the observer is a
+//! [`SessionObserver`], which child sessions inherit).
 //!
 //! | event | frame |
 //! |---|---|
@@ -23,25 +23,18 @@
 //! `event: TYPE`, `id: N` (strictly increasing), `data: JSON`; the body
 //! starts with the comment `:` and idle streams get `heartbeat` events.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, JsonMap, Usage};
-use amplifier_kernel::plan::MountPlan;
-use amplifier_kernel::session::{ModuleLoader, Session, SessionOptions};
+use amplifier_kernel::session::SessionObserver;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::Coordinator;
-use amplifier_loader::DylibLoader;
 use serde_json::{json, Value};
 
-use crate::agent_history::Conversation;
-use crate::each_session::EachSession;
-use crate::store_recorder::{self, Recording};
-use crate::update::PlanLock;
+use crate::{HostError, SessionBuilder};
 
 /// Observers run after every other hook, so they see what the hooks left.
 const OBSERVER_PRIORITY: i32 = i32::MAX;
@@ -208,9 +201,9 @@ impl Encoder {
 }
 
 /// Maps every event of the sessions it observes to frames for a sink.
-pub struct Observer {
-    pub mapper: Arc<Mapper>,
-    pub sink: Arc<dyn FrameSink>,
+struct Observer {
+    mapper: Arc<Mapper>,
+    sink: Arc<dyn FrameSink>,
 }
 
 impl HookHandler for Observer {
@@ -222,147 +215,46 @@ impl HookHandler for Observer {
     }
 }
 
-/// What a streamed run needs.
-pub struct RunSpec {
-    pub plan: MountPlan,
-    pub loader: Arc<dyn ModuleLoader>,
-    pub prompt: String,
-    pub allow_partial: bool,
-    /// Shown in the `start` frame's `data`.
-    pub start_data: Value,
-    /// `amplifier run`'s bookkeeping: the plan's lock and the stored session.
-    pub persist: Option<Persist>,
-    pub conversation: Conversation,
+impl SessionObserver for Observer {
+    fn session_created(&self, coordinator: &Arc<Coordinator>) {
+        let observer = Arc::new(Observer { mapper: self.mapper.clone(), sink: self.sink.clone() });
+        coordinator.hooks().register("*", observer, OBSERVER_PRIORITY, "host-sse");
+    }
 }
 
-/// What `amplifier run --output-format sse` keeps like any other run: the
-/// plan's `amplifier.lock` and the session in the store.
-pub struct Persist {
-    pub lock: PlanLock,
-    pub loader: Arc<DylibLoader>,
-    pub plan_path: PathBuf,
-    pub session_name: Option<String>,
-}
-
-/// Runs one prompt, sending frames as it goes: `start` first, exactly one
-/// `complete` or `error` last. `on_session` sees the session's coordinator
-/// before it runs (to cancel it, for instance). Returns whether it succeeded.
-pub async fn drive(
-    spec: RunSpec,
-    mapper: Arc<Mapper>,
-    sink: Arc<dyn FrameSink>,
+/// Runs one prompt in a new session from `builder`, sending frames as it
+/// goes: `start` first (with `start_data` and the session's id), exactly
+/// one `complete` or `error` last. `on_session` sees the session's
+/// coordinator before its modules mount (to cancel it, for instance).
+pub async fn stream(
+    builder: SessionBuilder,
+    prompt: &str,
+    start_data: Value,
+    (mapper, sink): (Arc<Mapper>, Arc<dyn FrameSink>),
     on_session: impl FnOnce(&Arc<Coordinator>),
-) -> bool {
+) -> Result<String, HostError> {
     let observer = Arc::new(Observer { mapper: mapper.clone(), sink: sink.clone() });
-    let loader = match &spec.persist {
-        Some(persist) => store_recorder::recording_sub_agents(spec.loader, &persist.plan_path),
-        None => spec.loader,
-    };
-    // Child sessions' events become frames too.
-    let loader = EachSession::wrap(loader, move |coordinator| {
-        coordinator.hooks().register("*", observer.clone(), OBSERVER_PRIORITY, "cli-sse");
-    });
-    let session = Session::new(spec.plan, loader, SessionOptions::default());
-    spec.conversation.attach(&session);
-    let persist = spec.persist;
-    let recording = persist
-        .as_ref()
-        .and_then(|p| Recording::create(session.coordinator(), &p.plan_path, p.session_name.as_deref()));
-    let mut start = spec.start_data;
+    let mut hosted = builder.observe(observer).open()?;
+    let mut start = start_data;
     if let Some(map) = start.as_object_mut() {
-        map.insert("sessionId".into(), json!(session.session_id()));
+        map.insert("sessionId".into(), json!(hosted.session_id()));
     }
     sink.send(mapper.start(start));
-    session.coordinator().set_approval_system(Arc::new(crate::approval::TerminalApproval::new(Path::new("."))));
-    on_session(session.coordinator());
-    let initialized = session.initialize().await;
-    // The lock records a successful load (a partial one only when asked for).
-    let loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || spec.allow_partial);
-    let refused = persist.as_ref().and_then(|p| p.lock.after_load(&p.loader, loaded));
-    let result = match initialized {
-        _ if refused.is_some() => Err(refused.unwrap_or_default()),
-        Err(err) => Err(err.to_string()),
-        Ok(report) if !report.failures.is_empty() && !spec.allow_partial => {
-            let failures: Vec<String> = report
-                .failures
-                .iter()
-                .map(|f| format!("{} {} ({}): {}", f.kind, f.module, f.field_path, f.error))
-                .collect();
-            Err(format!("{} module(s) failed to load: {}", failures.len(), failures.join("; ")))
-        }
-        Ok(_) => session.execute(&spec.prompt).await.map_err(|err| err.to_string()),
+    on_session(hosted.coordinator());
+    let result = match hosted.start().await {
+        Ok(_) => hosted.turn(prompt).await,
+        Err(err) => Err(err),
     };
-    store_recorder::capture(recording.as_ref(), session.coordinator()).await;
-    session.cleanup().await;
-    store_recorder::finish(recording, session.status(), result.is_ok());
-    if let Some(p) = &persist {
-        p.lock.after_run(&p.loader, loaded);
-    }
-    match result {
+    hosted.finish(result.is_ok()).await;
+    match &result {
         Ok(response) => {
-            for frame in mapper.finish(&response) {
+            for frame in mapper.finish(response) {
                 sink.send(frame);
             }
-            true
         }
-        Err(message) => {
-            sink.send(mapper.fail(&message));
-            false
-        }
+        Err(err) => sink.send(mapper.fail(&err.to_string())),
     }
-}
-
-/// Frames to standard output, as they happen.
-struct StdoutSink {
-    encoder: Encoder,
-}
-
-impl FrameSink for StdoutSink {
-    fn send(&self, frame: Frame) {
-        let text = self.encoder.encode(&frame);
-        let mut stdout = std::io::stdout().lock();
-        // A closed stdout (`| head`) must not fail the run.
-        let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
-    }
-}
-
-/// `amplifier run --output-format sse`: the run's frames on stdout.
-pub async fn run_to_stdout(
-    plan: MountPlan,
-    persist: Persist,
-    conversation: Conversation,
-    prompt: String,
-    allow_partial: bool,
-) -> u8 {
-    {
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(Encoder::PROLOGUE.as_bytes()).and_then(|_| stdout.flush());
-    }
-    let thread = serde_json::from_str::<Value>(&prompt).ok().and_then(|v| v.get("threadId").cloned());
-    let loader: Arc<dyn ModuleLoader> = persist.loader.clone();
-    let start_data = json!({"threadId": thread});
-    let spec = RunSpec { plan, loader, prompt, allow_partial, start_data, persist: Some(persist), conversation };
-    let mapper = Arc::new(Mapper::new(correlation_id()));
-    let sink = Arc::new(StdoutSink { encoder: Encoder::default() });
-    let mut ctrl_c = None;
-    let ok = drive(spec, mapper, sink, |coordinator| {
-        let cancellation = coordinator.cancellation().clone();
-        ctrl_c = Some(tokio::spawn(async move {
-            while tokio::signal::ctrl_c().await.is_ok() {
-                let state = cancellation.request();
-                eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
-            }
-        }));
-    })
-    .await;
-    if let Some(task) = ctrl_c {
-        task.abort();
-    }
-    if ok {
-        crate::exit::SUCCESS
-    } else {
-        crate::exit::RUN_FAILED
-    }
+    result
 }
 
 #[cfg(test)]

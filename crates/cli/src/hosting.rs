@@ -1,0 +1,134 @@
+//! What every front end shares over `amplifier-host`: opening a host from
+//! the flags and settings, printing notices and errors, Ctrl-C, the async
+//! runtime.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use amplifier_host::{Host, HostError, HostOptions, Notice, StoreConfig};
+use amplifier_kernel::loading::LoadReport;
+use amplifier_kernel::Coordinator;
+use amplifier_plan::{PlanDiagnostic, PlanError};
+use amplifier_store::{Retention, Store};
+
+use crate::exit;
+
+/// The flags `run`, the REPL and `resume` share.
+#[derive(Clone, Copy, Default)]
+pub struct Flags {
+    pub offline: bool,
+    pub locked: bool,
+    pub allow_partial: bool,
+}
+
+/// Where the store is, with the retention the settings ask for.
+pub fn store_config() -> Result<StoreConfig, String> {
+    let settings = crate::settings::Settings::load(Path::new("."));
+    let retention =
+        Retention { max_events: settings.limit("events.max_rows")?, max_age_days: settings.limit("events.max_days")? };
+    Ok(StoreConfig { retention, ..StoreConfig::default() })
+}
+
+pub fn open_store() -> Result<Store, String> {
+    store_config()?.open()
+}
+
+fn print_notice(notice: Notice) {
+    match notice {
+        Notice::Warning(text) => eprintln!("warning: {text}"),
+        Notice::Note(text) => eprintln!("note: {text}"),
+    }
+}
+
+/// The host options of a terminal front end: notices on stderr.
+pub fn options(flags: Flags, keep_lock: bool) -> Result<HostOptions, u8> {
+    let store = store_config().map_err(|message| {
+        eprintln!("error: {message}");
+        exit::USAGE
+    })?;
+    Ok(HostOptions {
+        offline: flags.offline,
+        keep_lock,
+        locked: flags.locked,
+        allow_partial: flags.allow_partial,
+        store,
+        notices: Arc::new(print_notice),
+    })
+}
+
+/// Opens the plan (its warnings printed) and pulls the local models it
+/// needs; `Err` is the exit code, the reason printed.
+pub fn open(plan_path: &Path, options: HostOptions) -> Result<Host, u8> {
+    let offline = options.offline;
+    let host = Host::open(plan_path, options).map_err(|err| report(&err))?;
+    print_diagnostics("warning", host.warnings());
+    if !offline {
+        crate::model::pull_missing_for(host.plan()).map_err(|message| {
+            eprintln!("error: {message}");
+            exit::RUN_FAILED
+        })?;
+    }
+    Ok(host)
+}
+
+/// Prints an error with its hints; returns the exit code it means.
+pub fn report(err: &HostError) -> u8 {
+    match err {
+        HostError::Plan(PlanError::Invalid { errors, warnings }) => {
+            print_diagnostics("error", errors);
+            print_diagnostics("warning", warnings);
+        }
+        other => eprintln!("error: {other}"),
+    }
+    for hint in err.hints() {
+        eprintln!("hint: {hint}");
+    }
+    if err.is_usage() {
+        exit::USAGE
+    } else {
+        exit::RUN_FAILED
+    }
+}
+
+pub fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
+    for diagnostic in diagnostics {
+        eprintln!("{severity}: {diagnostic}");
+        if let Some(hint) = &diagnostic.hint {
+            eprintln!("  hint: {hint}");
+        }
+    }
+}
+
+/// The modules a partial load went without.
+pub fn print_partial_load(report: &LoadReport) {
+    if report.failures.is_empty() {
+        return;
+    }
+    eprintln!("warning: {} module(s) failed to load; running without them:", report.failures.len());
+    for failure in &report.failures {
+        eprintln!("  - {} {} ({}): {}", failure.kind, failure.module, failure.field_path, failure.error);
+    }
+}
+
+/// Ctrl-C cancels the session: gracefully, then at once. Abort the handle
+/// when the turn is over.
+pub fn cancel_on_ctrl_c(coordinator: &Coordinator) -> tokio::task::JoinHandle<()> {
+    let cancellation = coordinator.cancellation().clone();
+    tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            let state = cancellation.request();
+            eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
+        }
+    })
+}
+
+/// The async runtime a front end runs sessions on; `None` after printing why not.
+pub(crate) fn runtime() -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => Some(runtime),
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            None
+        }
+    }
+}

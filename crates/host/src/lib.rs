@@ -1,0 +1,372 @@
+//! amplifier-host: the one session lifecycle every front end runs.
+//!
+//! `amplifier run`, the REPL, `amplifier serve`, SSE output and `resume`
+//! are front ends over this crate (codex-rs's core and front-ends split).
+//! A [`Host`] is a parsed plan with the loader that mounts it and the lock
+//! policy for it; [`Host::session`] builds a [`HostedSession`], which owns
+//! everything around the kernel's `Session`:
+//!
+//! ```text
+//! open ──▶ start ──▶ turn ──▶ turn … ──▶ finish
+//!  │        │         │                   │
+//!  │        │         │                   └ history captured, modules cleaned
+//!  │        │         │                     up, turn written, lock written
+//!  │        │         └ cancellation reset, prompt run, turn saved
+//!  │        └ modules mounted, --locked enforced (or the lock written),
+//!  │          load failures refused unless partial loads are allowed,
+//!  │          a resumed session's history restored (repaired)
+//!  └ kernel session created; recorder, sub-agent recorders, per-agent
+//!    histories, approval system and observers attached
+//! ```
+//!
+//! The host never touches the terminal: what a person should see comes out
+//! as [`Notice`]s and [`HostError`]s, which front ends render.
+
+mod error;
+pub mod history;
+pub mod lock;
+pub mod recording;
+pub mod sse;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use amplifier_kernel::loading::{LoadReport, ModuleLoader};
+use amplifier_kernel::models::RunStatus;
+use amplifier_kernel::plan::{ModuleSpec, MountPlan};
+use amplifier_kernel::services::ApprovalSystem;
+use amplifier_kernel::session::{Session, SessionObserver, SessionOptions};
+use amplifier_kernel::Coordinator;
+use amplifier_loader::DylibLoader;
+use amplifier_plan::PlanDiagnostic;
+use amplifier_store::{SessionLock, SessionRecord, Store};
+
+pub use error::{load_hint, HostError};
+pub use history::Conversation;
+pub use recording::StoreConfig;
+
+use lock::PlanLock;
+use recording::Recording;
+
+/// Something a person should be told that does not stop the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    Warning(String),
+    Note(String),
+}
+
+/// Where notices go (a front end prints them; the default logs them).
+pub type Notices = Arc<dyn Fn(Notice) + Send + Sync>;
+
+fn log_notices() -> Notices {
+    Arc::new(|notice| match notice {
+        Notice::Warning(text) => tracing::warn!("{text}"),
+        Notice::Note(text) => tracing::info!("{text}"),
+    })
+}
+
+/// How a host treats its plan.
+pub struct HostOptions {
+    /// Never touch the network: git sources from the cache, offline builds.
+    pub offline: bool,
+    /// Keep `amplifier.lock` beside the plan (run, REPL, resume).
+    pub keep_lock: bool,
+    /// Refuse modules that resolve differently from the lock; never write it.
+    pub locked: bool,
+    /// Run even when some providers, tools or hooks failed to load.
+    pub allow_partial: bool,
+    pub store: StoreConfig,
+    pub notices: Notices,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        HostOptions {
+            offline: false,
+            keep_lock: true,
+            locked: false,
+            allow_partial: false,
+            store: StoreConfig::default(),
+            notices: log_notices(),
+        }
+    }
+}
+
+/// A parsed plan, the loader that mounts its modules and its lock policy.
+/// Cheap to clone; one host serves any number of sessions.
+#[derive(Clone)]
+pub struct Host(Arc<HostInner>);
+
+struct HostInner {
+    plan_path: PathBuf,
+    plan: MountPlan,
+    warnings: Vec<PlanDiagnostic>,
+    loader: Arc<DylibLoader>,
+    lock: Option<PlanLock>,
+    options: HostOptions,
+}
+
+impl Host {
+    /// Parses the plan and sets up what loads it.
+    pub fn open(plan_path: &Path, options: HostOptions) -> Result<Host, HostError> {
+        let parsed = amplifier_plan::parse_plan_file(plan_path)?;
+        let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
+        let lock = match options.keep_lock || options.locked {
+            true => Some(PlanLock::open(plan_path, &parsed.plan, options.locked)?),
+            false => None,
+        };
+        let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
+        loader.set_offline(options.offline);
+        if let Some(lock) = &lock {
+            lock.configure(&mut loader);
+        }
+        Ok(Host(Arc::new(HostInner {
+            plan_path: plan_path.to_owned(),
+            plan: parsed.plan,
+            warnings: parsed.warnings,
+            loader: Arc::new(loader),
+            lock,
+            options,
+        })))
+    }
+
+    pub fn plan(&self) -> &MountPlan {
+        &self.0.plan
+    }
+
+    pub fn plan_path(&self) -> &Path {
+        &self.0.plan_path
+    }
+
+    /// What the plan parser warned about (unknown keys, legacy fields).
+    pub fn warnings(&self) -> &[PlanDiagnostic] {
+        &self.0.warnings
+    }
+
+    pub fn store(&self) -> &StoreConfig {
+        &self.0.options.store
+    }
+
+    /// Builds (or finds in the cache) every module the plan and its agents
+    /// mount, so the first session does not wait for a compiler.
+    pub async fn prepare_all(&self) {
+        let specs = all_modules(self.plan());
+        let refs: Vec<&ModuleSpec> = specs.iter().collect();
+        ModuleLoader::prepare(&*self.0.loader, &refs).await;
+    }
+
+    /// A new session of this plan.
+    pub fn session(&self) -> SessionBuilder {
+        SessionBuilder {
+            host: self.clone(),
+            record: Record::Not,
+            approval: None,
+            conversation: None,
+            observers: Vec::new(),
+        }
+    }
+}
+
+/// The plan's modules and those of every agent overlay.
+fn all_modules(plan: &MountPlan) -> Vec<ModuleSpec> {
+    let mut plans = vec![plan.clone()];
+    for (name, overlay) in &plan.agents {
+        let request = amplifier_kernel::ops::SpawnRequest::default();
+        if let Ok(agent) = amplifier_kernel::spawn::agent_plan(plan, name, overlay, &request) {
+            plans.push(agent);
+        }
+    }
+    let mut specs: Vec<ModuleSpec> = Vec::new();
+    for plan in plans {
+        let session = [plan.session.orchestrator, plan.session.context];
+        for spec in session.into_iter().chain(plan.providers).chain(plan.tools).chain(plan.hooks) {
+            if !specs.iter().any(|s| s.module == spec.module && s.source == spec.source) {
+                specs.push(spec);
+            }
+        }
+    }
+    specs
+}
+
+/// Whether and how a session is kept in the store.
+enum Record {
+    Not,
+    New { name: Option<String> },
+    Resume { store: Box<Store>, session: Box<SessionRecord>, lock: SessionLock },
+}
+
+/// What a new session gets besides the plan.
+pub struct SessionBuilder {
+    host: Host,
+    record: Record,
+    approval: Option<Arc<dyn ApprovalSystem>>,
+    conversation: Option<Conversation>,
+    observers: Vec<Arc<dyn SessionObserver>>,
+}
+
+impl SessionBuilder {
+    /// Keep the session, and its sub-agents' sessions, in the store.
+    pub fn record(mut self, name: Option<String>) -> Self {
+        self.record = Record::New { name };
+        self
+    }
+
+    /// Continue a stored session: its id, its history (restored by
+    /// [`HostedSession::start`]), its next turn. The caller holds its lock.
+    pub fn resume(mut self, store: Store, session: SessionRecord, lock: SessionLock) -> Self {
+        self.record = Record::Resume { store: Box::new(store), session: Box::new(session), lock };
+        self
+    }
+
+    /// Who answers the hooks' approval questions.
+    pub fn approval(mut self, approval: Arc<dyn ApprovalSystem>) -> Self {
+        self.approval = Some(approval);
+        self
+    }
+
+    /// Per-agent histories for a routing orchestrator, scoped to this
+    /// conversation.
+    pub fn conversation(mut self, conversation: Conversation) -> Self {
+        self.conversation = Some(conversation);
+        self
+    }
+
+    /// Told about this session and each of its sub-agent sessions.
+    pub fn observe(mut self, observer: Arc<dyn SessionObserver>) -> Self {
+        self.observers.push(observer);
+        self
+    }
+
+    /// Creates the session; nothing is mounted yet ([`HostedSession::start`]).
+    pub fn open(self) -> Result<HostedSession, HostError> {
+        let host = self.host;
+        let inner = &host.0;
+        let notices = &inner.options.notices;
+        let mut observers = self.observers;
+        let mut options = SessionOptions::default();
+        if let Record::Resume { session, .. } = &self.record {
+            options.session_id = Some(session.id.clone());
+            options.is_resumed = true;
+        }
+        if !matches!(self.record, Record::Not) {
+            observers.push(recording::sub_agents(&inner.options.store, &inner.plan_path, notices.clone()));
+        }
+        options.observers = observers;
+        let loader: Arc<dyn ModuleLoader> = inner.loader.clone();
+        let session = Session::new(inner.plan.clone(), loader, options);
+        let coordinator = session.coordinator();
+        let recording = match self.record {
+            Record::Not => None,
+            Record::New { name } => {
+                match Recording::create(
+                    &inner.options.store,
+                    coordinator,
+                    &inner.plan_path,
+                    name.as_deref(),
+                    None,
+                    notices,
+                ) {
+                    Ok(recording) => Some(recording),
+                    Err(message) => {
+                        notices(Notice::Warning(format!("this session will not be saved: {message}")));
+                        None
+                    }
+                }
+            }
+            Record::Resume { store, session, lock } => {
+                let recording = Recording::resume(coordinator, *store, &session, lock, notices.clone())
+                    .map_err(HostError::Restore)?;
+                Some(recording)
+            }
+        };
+        if let Some(conversation) = &self.conversation {
+            conversation.attach(coordinator, &inner.options.store, notices);
+        }
+        if let Some(approval) = self.approval {
+            coordinator.set_approval_system(approval);
+        }
+        Ok(HostedSession { host: host.clone(), session, recording, loaded: false, started: false, turns: 0 })
+    }
+}
+
+/// One session of a host's plan, from mounting to its last write.
+/// End it with [`HostedSession::finish`]: dropped without it, the modules
+/// are not cleaned up and the last turn is not written.
+pub struct HostedSession {
+    host: Host,
+    session: Session,
+    recording: Option<Recording>,
+    loaded: bool,
+    started: bool,
+    turns: u32,
+}
+
+impl HostedSession {
+    pub fn coordinator(&self) -> &Arc<Coordinator> {
+        self.session.coordinator()
+    }
+
+    pub fn session_id(&self) -> &str {
+        self.session.session_id()
+    }
+
+    pub fn status(&self) -> RunStatus {
+        self.session.status()
+    }
+
+    /// Mounts the plan's modules. `Ok` carries the load report: its
+    /// failures are those a partial load allowed.
+    pub async fn start(&mut self) -> Result<LoadReport, HostError> {
+        let inner = &self.host.0;
+        let initialized = self.session.initialize().await;
+        self.loaded = matches!(&initialized, Ok(report) if report.failures.is_empty() || inner.options.allow_partial);
+        if let Some(lock) = &inner.lock {
+            lock.after_load(&inner.loader, self.loaded, &inner.options.notices)?;
+        }
+        let report = initialized.map_err(HostError::Initialize)?;
+        if !self.loaded {
+            return Err(HostError::LoadFailed(report));
+        }
+        if let Some(recording) = &self.recording {
+            recording.restore(self.session.coordinator(), &inner.options.notices).await.map_err(HostError::Restore)?;
+        }
+        self.started = true;
+        Ok(report)
+    }
+
+    /// Runs one prompt and saves the turn. Call after a successful
+    /// [`HostedSession::start`].
+    pub async fn turn(&mut self, prompt: &str) -> Result<String, HostError> {
+        assert!(self.started, "HostedSession::turn before a successful start");
+        if self.turns > 0 {
+            if let Some(recording) = &self.recording {
+                recording.begin_turn();
+            }
+        }
+        self.turns += 1;
+        let coordinator = self.session.coordinator().clone();
+        coordinator.cancellation().reset();
+        let result = self.session.execute(prompt).await;
+        if let Some(recording) = &self.recording {
+            recording.capture(&coordinator).await;
+            recording.save_turn();
+        }
+        result.map_err(|error| HostError::Turn { error, cancelled: self.session.status() == RunStatus::Cancelled })
+    }
+
+    /// Ends the session: modules cleaned up, the last write made with the
+    /// final status, the lock updated with what child sessions loaded.
+    pub async fn finish(self, succeeded: bool) {
+        let inner = &self.host.0;
+        if let Some(recording) = &self.recording {
+            recording.capture(self.session.coordinator()).await;
+        }
+        self.session.cleanup().await;
+        if let Some(recording) = self.recording {
+            recording.finish(self.session.status(), succeeded);
+        }
+        if let Some(lock) = &inner.lock {
+            lock.after_run(&inner.loader, self.loaded, &inner.options.notices);
+        }
+    }
+}

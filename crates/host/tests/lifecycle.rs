@@ -1,0 +1,157 @@
+//! The session lifecycle without the binary: the standard modules built in,
+//! a real store in a temporary directory, a real `amplifier.lock`.
+
+use std::path::{Path, PathBuf};
+
+use amplifier_host::{Host, HostError, HostOptions, StoreConfig};
+use amplifier_kernel::models::RunStatus;
+use amplifier_store::{ListFilter, Store};
+
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new(extra: &str) -> Fixture {
+        amplifier_loader::builtin::register(amplifier_builtins::MODULES);
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = Fixture { dir };
+        fixture.write_plan(extra);
+        fixture
+    }
+
+    /// A plan of built-in modules whose provider answers in turn "one",
+    /// "two", "three", logging each request it gets.
+    fn write_plan(&self, extra: &str) {
+        let log = self.dir.path().join("requests.jsonl");
+        let plan = format!(
+            "session: {{orchestrator: loop-basic, context: context-simple}}\n\
+             providers:\n  - module: provider-scripted\n    config: {{requests_log: \"{}\", script: [{{text: one}}, {{text: two}}, {{text: three}}]}}\n{extra}",
+            log.display()
+        );
+        std::fs::write(self.plan(), plan).unwrap();
+    }
+
+    fn plan(&self) -> PathBuf {
+        self.dir.path().join("plan.yaml")
+    }
+
+    fn options(&self) -> HostOptions {
+        let store = StoreConfig { dir: self.dir.path().join("state"), ..StoreConfig::default() };
+        HostOptions { store, ..HostOptions::default() }
+    }
+
+    fn store(&self) -> Store {
+        Store::open(&self.dir.path().join("state")).unwrap()
+    }
+
+    /// How many messages each request the provider got held.
+    fn request_sizes(&self) -> Vec<usize> {
+        let log = std::fs::read_to_string(self.dir.path().join("requests.jsonl")).unwrap_or_default();
+        log.lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["messages"].as_array().unwrap().len())
+            .collect()
+    }
+}
+
+fn lock_of(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("amplifier.lock")).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn turns_are_recorded_and_a_resumed_session_continues_the_history() {
+    let fixture = Fixture::new("");
+    let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
+    let mut hosted = host.session().record(Some("first".into())).open().unwrap();
+    let report = hosted.start().await.unwrap();
+    assert!(report.failures.is_empty());
+    assert_eq!(hosted.turn("hello").await.unwrap(), "one");
+    assert_eq!(hosted.turn("again").await.unwrap(), "two");
+    let id = hosted.session_id().to_owned();
+    hosted.finish(true).await;
+
+    let store = fixture.store();
+    let sessions = store.list(&ListFilter::default()).unwrap();
+    assert_eq!(sessions.len(), 1);
+    let stored = &sessions[0];
+    assert_eq!((stored.id.as_str(), stored.name.as_deref()), (id.as_str(), Some("first")));
+    assert_eq!((stored.turn_count, stored.message_count, stored.status), (2, 4, RunStatus::Completed));
+    assert!(lock_of(fixture.dir.path()).contains("provider-scripted"), "the lock records what loaded");
+
+    // Resumed: the same id, the stored history before the new prompt.
+    let lock = store.lock_session(&id).unwrap();
+    let mut resumed = host.session().resume(store, stored.clone(), lock).open().unwrap();
+    assert_eq!(resumed.session_id(), id);
+    resumed.start().await.unwrap();
+    // A new process's provider: its script starts over.
+    assert_eq!(resumed.turn("and again").await.unwrap(), "one");
+    resumed.finish(true).await;
+    assert_eq!(fixture.request_sizes(), [1, 3, 5], "each request holds the whole conversation");
+    let stored = fixture.store().resolve(&id).unwrap();
+    assert_eq!((stored.turn_count, stored.message_count), (3, 6));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn locked_refuses_a_plan_that_differs_from_its_lock_before_any_prompt() {
+    let fixture = Fixture::new("hooks: [{module: hooks-redaction}]\n");
+    let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
+    let mut hosted = host.session().open().unwrap();
+    hosted.start().await.unwrap();
+    hosted.finish(true).await;
+    let written = lock_of(fixture.dir.path());
+    assert!(written.contains("hooks-redaction"), "{written}");
+
+    fixture.write_plan("");
+    let locked = HostOptions { locked: true, ..fixture.options() };
+    let host = Host::open(&fixture.plan(), locked).unwrap();
+    let mut hosted = host.session().open().unwrap();
+    match hosted.start().await {
+        Err(HostError::LockDiffers { problems, .. }) => {
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(problems[0].contains("hook 'hooks-redaction' is in amplifier.lock"), "{problems:?}");
+        }
+        other => panic!("expected LockDiffers, got {:?}", other.map(|r| r.failures)),
+    }
+    hosted.finish(false).await;
+    assert_eq!(lock_of(fixture.dir.path()), written, "--locked never writes the lock");
+    assert!(fixture.request_sizes().is_empty(), "no prompt ran");
+
+    // With no lock at all, --locked is a usage error naming the fix.
+    std::fs::remove_file(fixture.dir.path().join("amplifier.lock")).unwrap();
+    let locked = HostOptions { locked: true, ..fixture.options() };
+    let err = Host::open(&fixture.plan(), locked).err().expect("no lock: refused");
+    assert!(err.is_usage() && matches!(err, HostError::NoLockfile { .. }), "{err}");
+    assert!(err.hints()[0].contains("amplifier update --plan"), "{:?}", err.hints());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_module_that_does_not_load_stops_the_session_unless_partial_loads_are_allowed() {
+    let fixture = Fixture::new("tools: [{module: tool-nowhere}]\n");
+    let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
+    let mut hosted = host.session().record(None).open().unwrap();
+    let err = hosted.start().await.expect_err("tool-nowhere does not exist");
+    let HostError::LoadFailed(report) = &err else { panic!("expected LoadFailed, got {err}") };
+    assert_eq!(report.failures[0].module, "tool-nowhere");
+    assert!(err.to_string().starts_with("1 module(s) failed to load:\n  - tool tool-nowhere (tools[0])"), "{err}");
+    assert!(err.hints()[0].contains("--allow-partial"), "{:?}", err.hints());
+    let id = hosted.session_id().to_owned();
+    hosted.finish(false).await;
+    assert_eq!(fixture.store().resolve(&id).unwrap().status, RunStatus::Failed, "the failed session is kept");
+    assert!(!lock_of(fixture.dir.path()).contains("tool-nowhere"), "a failed load writes no lock");
+
+    let partial = HostOptions { allow_partial: true, ..fixture.options() };
+    let host = Host::open(&fixture.plan(), partial).unwrap();
+    let mut hosted = host.session().open().unwrap();
+    assert_eq!(hosted.start().await.unwrap().failures.len(), 1);
+    assert_eq!(hosted.turn("hi").await.unwrap(), "one");
+    hosted.finish(true).await;
+}
+
+#[test]
+fn a_malformed_plan_is_a_usage_error_with_its_line() {
+    let fixture = Fixture::new("");
+    std::fs::write(fixture.plan(), "session:\n  orchestrator: loop-basic\n  context: [\n").unwrap();
+    let err = Host::open(&fixture.plan(), fixture.options()).err().expect("malformed");
+    assert!(err.is_usage(), "{err}");
+    assert!(err.to_string().contains("plan.yaml:"), "names the file and line: {err}");
+}
