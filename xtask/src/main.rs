@@ -2,13 +2,29 @@
 //! `.cargo/config.toml`).
 //!
 //! - `bench [W1|W2|W3|W4|local-llm]...`: the performance report (see `bench.rs`).
+//! - `docs`: writes the generated reference pages, `docs/reference/` (see
+//!   `docs.rs`; the CLI's in `cli_reference.rs`).
+//! - `tidy`: fails when the documentation names paths, links or generated
+//!   pages that are not what the repository holds (see `tidy.rs`), or when
+//!   the kernel's, the host's or the CLI's modules import each other in a
+//!   circle (see `imports.rs`).
 
+#[cfg(feature = "bench")]
 mod bench;
+mod cli_reference;
+mod docs;
+mod imports;
+mod tidy;
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|local-llm]...
+       cargo xtask docs
+       cargo xtask tidy
 
+bench: the performance report
   W1  cold start of `amplifier run` on the scripted plan (1 tool call)
   W2  1000 sequential tool calls with 5 hook plugins on every event
   W3  hook emit with 5 handlers, in-process and across the plugin ABI
@@ -16,30 +32,73 @@ const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|local-llm]...
   local-llm  provider-local vs the same model in llama.cpp's server (xllamacpp):
              decode tokens/s and time to first token (builds llama.cpp, pulls
              491 MB; not part of the default set)
+  With no workload named, W1 to W4 run. The report is a measurement, not a
+  test: nothing fails because something is slow.
 
-With no workload named, W1 to W4 run. The report is a measurement, not a test:
-nothing fails because something is slow.";
+docs: writes docs/reference/ (modules from plugins/*/amplifier.toml, events
+  from crates/protocol, the CLI rendered from the JSON command tree of
+  `amplifier reference-json`, which `cargo run` builds).
+
+tidy: checks README.md, ARCHITECTURE.md and docs/**/*.md: backticked
+  repository paths exist, relative links and their anchors resolve, and
+  docs/reference/ is what `docs` would write; and the modules of
+  crates/kernel, crates/host and crates/cli import each other in no circle.
+  Exit 1 with `file:line: message` lines when not.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.split_first() {
+    let result = match args.split_first() {
+        #[cfg(feature = "bench")]
         Some((command, rest)) if command == "bench" => {
-            let result = bench::parse(rest).map_err(Into::into).and_then(|workloads| bench::run(&workloads));
-            match result {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(err) => {
-                    eprintln!("error: {err}");
-                    ExitCode::FAILURE
-                }
-            }
+            bench::parse(rest).map_err(Into::into).and_then(|workloads| bench::run(&workloads))
         }
+        #[cfg(not(feature = "bench"))]
+        Some((command, _)) if command == "bench" => Err("xtask was built without its `bench` feature".into()),
+        Some((command, rest)) if command == "docs" && rest.is_empty() => write_docs(),
+        Some((command, rest)) if command == "tidy" && rest.is_empty() => tidy(),
         Some((command, _)) if matches!(command.as_str(), "help" | "-h" | "--help") => {
             println!("{USAGE}");
-            ExitCode::SUCCESS
+            return ExitCode::SUCCESS;
         }
         _ => {
             eprintln!("{USAGE}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::FAILURE
         }
     }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the xtask crate is in the workspace").to_owned()
+}
+
+fn write_docs() -> docs::Result<()> {
+    let root = root();
+    let pages = docs::generate(&root, &docs::read_cli(&root)?)?;
+    let changed = docs::write(&root, &pages)?;
+    println!("{}: {} pages, {changed} changed", docs::REFERENCE_DIR, pages.len());
+    Ok(())
+}
+
+fn tidy() -> docs::Result<()> {
+    let started = Instant::now();
+    let root = root();
+    let pages = docs::generate(&root, &docs::read_cli(&root)?)?;
+    let mut problems = tidy::check(&root, &pages)?;
+    problems.extend(imports::check(&root)?);
+    let files = tidy::checked_files(&root)?.len();
+    if problems.is_empty() {
+        println!("tidy: {files} Markdown files, {} generated pages: ok ({:.1?})", pages.len(), started.elapsed());
+        return Ok(());
+    }
+    for problem in &problems {
+        eprintln!("{problem}");
+    }
+    Err(format!("tidy: {} problem(s)", problems.len()).into())
 }

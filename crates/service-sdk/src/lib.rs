@@ -36,8 +36,9 @@
 //! `TIMEOUT`, `CANCELLED`) is aborted.
 //!
 //! The wire format, `{id, type, timestamp, content}` JSON text frames, is the
-//! contract: services in any language can speak it (see the repository's
-//! README for a Python and a Node example); [`wire`] holds it for both ends.
+//! contract: services in any language can speak it (see
+//! `docs/protocols/services.md` for a Python and a Node example); [`wire`]
+//! holds it for both ends.
 
 pub mod wire;
 
