@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::serve::{http, parse_sse, start_server, Frame};
+use common::serve::{http, parse_sse, start_server, start_server_with, Frame};
 use common::*;
 use serde_json::{json, Value};
 
@@ -540,6 +540,22 @@ fn domain_words_appear_only_where_the_payload_puts_them() {
 }
 
 // -- amplifier serve ----------------------------------------------------------------
+
+#[test]
+fn serve_without_a_plan_serves_the_plan_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = "session: {orchestrator: loop-basic, context: context-simple}\n\
+                providers: [{module: provider-scripted, config: {script: [{text: served by the setting}]}}]\n";
+    std::fs::write(dir.path().join("chat.yaml"), plan).unwrap();
+    std::fs::create_dir_all(dir.path().join(".amplifier")).unwrap();
+    std::fs::write(dir.path().join(".amplifier/settings.yaml"), "plan: chat.yaml\n").unwrap();
+    let server = start_server_with(amplifier(dir.path()), &[]);
+    let (status, _, body) = http(&server.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "hi"}"#);
+    assert_eq!(status, 200, "{body}");
+    let frames = parse_sse(&body);
+    let last = frames.last().unwrap();
+    assert_eq!((last.event.as_str(), &last.data["data"]["message"]), ("complete", &json!("served by the setting")));
+}
 
 #[test]
 fn serve_streams_a_run_over_http_and_keeps_its_state() {

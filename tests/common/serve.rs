@@ -48,9 +48,16 @@ impl Drop for Server {
 
 /// `amplifier serve` of `plan.yaml` on a free port (`amplifier`: the
 /// command with its directory and environment).
-pub fn start_server(mut amplifier: Command) -> Server {
+pub fn start_server(amplifier: Command) -> Server {
+    start_server_with(amplifier, &["--plan", "plan.yaml"])
+}
+
+/// `amplifier serve` with `args` on a free port.
+pub fn start_server_with(mut amplifier: Command, args: &[&str]) -> Server {
     let mut child = amplifier
-        .args(["serve", "--plan", "plan.yaml", "--addr", "127.0.0.1:0", "--heartbeat", "1"])
+        .arg("serve")
+        .args(args)
+        .args(["--addr", "127.0.0.1:0", "--heartbeat", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

@@ -34,9 +34,10 @@ use crate::hosting::{self, Flags};
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The mount plan (YAML) each run's session is built from.
-    #[arg(long, value_name = "FILE", default_value = "mount-plans/content-studio.yaml")]
-    plan: PathBuf,
+    /// The mount plan (YAML) each run's session is built from (default: the
+    /// `plan` setting, else amplifier's default plan).
+    #[arg(long, value_name = "FILE")]
+    plan: Option<PathBuf>,
     /// Address to listen on; port 0 picks a free port (the address is printed).
     #[arg(long, default_value = "127.0.0.1:8787")]
     addr: SocketAddr,
@@ -57,9 +58,16 @@ struct App {
 }
 
 pub fn serve(args: ServeArgs) -> u8 {
+    let plan = match crate::default_plan::choose(args.plan) {
+        Ok(plan) => plan,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::RUN_FAILED;
+        }
+    };
     let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
     // Served runs are not kept as sessions, and do not write amplifier.lock.
-    let host = match hosting::options(Flags::default(), false).and_then(|options| hosting::open(&args.plan, options)) {
+    let host = match hosting::options(Flags::default(), false).and_then(|options| hosting::open(&plan, options)) {
         Ok(host) => host,
         Err(code) => return code,
     };
