@@ -374,3 +374,52 @@ fn an_sse_run_is_stored_and_locked_like_any_other_run() {
     let lock = std::fs::read_to_string(env.path().join("amplifier.lock")).expect("the run wrote amplifier.lock");
     assert!(lock.contains("provider-scripted"), "{lock}");
 }
+
+/// `kill -9` at ten seeded random points of a 200-call run (each call a
+/// 25 ms command): every tool result that finished more than the crash
+/// bound before the kill is stored, and the stored session resumes.
+#[test]
+fn a_kill_9_loses_at_most_the_crash_bound_of_a_busy_run() {
+    // The bound is 100 ms (amplifier_host::recording::BOUND); the rest is
+    // slack for a loaded two-core machine.
+    const MARGIN: Duration = Duration::from_millis(400);
+    let nanos = |t: std::time::SystemTime| t.duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let mut seed: u64 = 0x5eed_2026;
+    let mut next = move |range: std::ops::Range<u64>| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        range.start + (seed >> 33) % (range.end - range.start)
+    };
+    let calls: Vec<String> = (0..200)
+        .map(|i| format!(r#"{{tool_calls: [{{name: bash, arguments: {{command: "sleep 0.025 && echo {i} $(date +%s%N) >> done.log"}}}}]}}"#))
+        .collect();
+    let script = format!("[{}, {{text: done}}]", calls.join(", "));
+    for round in 0..10 {
+        let env = Env::new();
+        env.write_plan(&plan_yaml(&scripted(&script), &bash_tool(env.path()), "  []"));
+        let mut run = env.amp();
+        run.args(["run", "--plan", "plan.yaml", "go"]).stdout(Stdio::null()).stderr(Stdio::null());
+        let mut child = run.spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(next(400..3000)));
+        let killed = nanos(std::time::SystemTime::now());
+        child.kill().unwrap();
+        child.wait().unwrap();
+
+        let done = std::fs::read_to_string(env.path().join("done.log")).unwrap_or_default();
+        let finished = done.lines().map(|l| l.split_whitespace().nth(1).unwrap().parse::<u128>().unwrap());
+        let due = finished.filter(|&at| at + MARGIN.as_nanos() < killed).count();
+        let list = stdout(&env.ok(&["session", "list"]));
+        let id = list.lines().nth(1).and_then(|l| l.split_whitespace().next()).expect("the run was stored").to_owned();
+        let out = env.path().join("export");
+        env.ok(&["session", "export", &id, "--out", out.to_str().unwrap()]);
+        let transcript = read_json_lines(&out.join("transcript.jsonl"));
+        let stored = transcript.iter().filter(|m| m["role"] == "tool").count();
+        assert!(stored >= due, "round {round}: {stored} tool results stored, {due} finished before the bound");
+
+        // What was stored is a valid history: it resumes (the call that
+        // was running gets its cancelled result).
+        env.write_plan(&plan_yaml(&scripted("[{text: resumed}]"), &bash_tool(env.path()), "  []"));
+        let resumed = env.amp().args(["resume", &id, "again"]).output().unwrap();
+        assert!(resumed.status.success(), "round {round}: {}", stderr(&resumed));
+        assert_eq!(stdout(&resumed).trim(), "resumed", "round {round}");
+    }
+}

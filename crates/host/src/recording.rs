@@ -8,11 +8,13 @@
 //!
 //! - at the end of the turn, after `Session::execute` returned or failed
 //!   (messages read before cleanup, written after it, with `session:end`);
-//! - whenever the session goes quiet for [`QUIET`] mid-turn: a provider call
-//!   or a tool that takes a while. A `kill -9` then loses at most what
-//!   happened in the last instant, and the history keeps the tool call that
-//!   was running, which resume repairs. Bursts of fast events (scripted
-//!   providers, benchmarks) are written once, at the end.
+//! - mid-turn, at most [`BOUND`] after the first event not yet written
+//!   (sooner when the session goes quiet for [`QUIET`]: a provider call or
+//!   a tool that takes a while). A `kill -9` then loses at most the last
+//!   [`BOUND`] of work, and the history keeps the tool call that was
+//!   running, which resume repairs. However busy the session, there are at
+//!   most 1 / [`BOUND`] mid-turn writes a second, each of what changed
+//!   since the last.
 //!
 //! The session's lock is held from before the session row exists until the
 //! process exits.
@@ -35,8 +37,12 @@ use crate::{Notice, Notices};
 /// Overrides where the store lives (default: `$AMPLIFIER_HOME`).
 pub const STATE_DIR_ENV: &str = "AMPLIFIER_STATE_DIR";
 
-/// How long a session must be quiet before what it did so far is saved.
-const QUIET: Duration = Duration::from_millis(200);
+/// The crash-safety bound: what happened mid-turn is written at most this
+/// long after it happened (the store's one transaction per write included
+/// only as far as SQLite is fast; a busy disk adds to it).
+pub const BOUND: Duration = Duration::from_millis(100);
+/// A session quiet this long is saved before the bound is up.
+const QUIET: Duration = Duration::from_millis(20);
 /// After plugin hooks (redaction 10, logging 100), before the jsonl printer (`i32::MAX`).
 const RECORDER_PRIORITY: i32 = i32::MAX - 1;
 
@@ -340,9 +346,15 @@ impl Recorder {
             loop {
                 let Some(recorder) = me.upgrade() else { return };
                 recorder.notify.notified().await;
+                // Quiet for a moment, or the bound is up: whichever comes first.
+                let deadline = tokio::time::Instant::now() + BOUND;
                 loop {
                     let seen = recorder.seen.load(Ordering::SeqCst);
-                    tokio::time::sleep(QUIET).await;
+                    let now = tokio::time::Instant::now();
+                    if now >= deadline {
+                        break;
+                    }
+                    tokio::time::sleep(QUIET.min(deadline - now)).await;
                     if recorder.seen.load(Ordering::SeqCst) == seen {
                         break;
                     }
