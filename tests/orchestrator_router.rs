@@ -619,7 +619,8 @@ fn a_client_that_leaves_cancels_the_served_turn_and_nothing_is_saved() {
     let body = json!({"mode": "chat", "message": "left", "threadId": CONVERSATION, "userId": USER}).to_string();
     let mut client = std::net::TcpStream::connect(&server.addr).unwrap();
     let request = format!(
-        "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST /v1/runs HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
         body.len()
     );
     client.write_all(request.as_bytes()).unwrap();

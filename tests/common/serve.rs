@@ -71,12 +71,18 @@ pub fn start_server_with(mut amplifier: Command, args: &[&str]) -> Server {
 /// One HTTP/1.1 exchange over a plain TcpStream: (status, headers, body),
 /// with a chunked body decoded.
 pub fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String, String) {
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).unwrap();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
+    exchange(addr, &request)
+}
+
+/// Sends `request` as it is (it should ask for `Connection: close`) and
+/// reads the response: (status, headers, body).
+pub fn exchange(addr: &str, request: &str) -> (u16, String, String) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).unwrap();
     stream.write_all(request.as_bytes()).unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).unwrap();

@@ -20,7 +20,7 @@ use std::time::Duration;
 use amplifier_host::sse::{self, Encoder, Frame, FrameSink, Mapper};
 use amplifier_host::{Conversation, Host};
 use amplifier_kernel::cancellation::CancellationToken;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -31,6 +31,8 @@ use serde_json::{json, Value};
 
 use crate::exit;
 use crate::hosting::{self, Flags};
+
+mod door;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -47,12 +49,26 @@ pub struct ServeArgs {
     /// Runs at once; more are refused with 503.
     #[arg(long, default_value_t = 4)]
     max_runs: usize,
+    /// Require `Authorization: Bearer TOKEN` (default: $AMPLIFIER_SERVE_TOKEN).
+    /// Required when the address is not loopback.
+    #[arg(long, value_name = "TOKEN")]
+    token: Option<String>,
+    /// Requests a minute from one client address; more are refused with 429.
+    #[arg(long, value_name = "N", default_value_t = 120)]
+    rate_limit: u32,
+    /// Seconds a client has to send a request's headers, and then its body.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    read_timeout: u64,
 }
+
+/// The largest run request body.
+const MAX_BODY: usize = 1 << 20;
 
 struct App {
     host: Host,
     runs_dir: PathBuf,
     heartbeat: Duration,
+    read_timeout: Duration,
     active: Mutex<HashSet<String>>,
     permits: Arc<tokio::sync::Semaphore>,
 }
@@ -65,6 +81,12 @@ pub fn serve(args: ServeArgs) -> u8 {
             return exit::RUN_FAILED;
         }
     };
+    let token = args.token.clone().or_else(|| std::env::var("AMPLIFIER_SERVE_TOKEN").ok());
+    // Refused before anything is built or bound.
+    if let Err(message) = door::Door::new(args.addr, token.clone(), args.rate_limit) {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
     // Served runs are not kept as sessions, and do not write amplifier.lock.
     let host = match hosting::options(Flags::default(), false).and_then(|options| hosting::open(&plan, options)) {
@@ -84,6 +106,7 @@ pub fn serve(args: ServeArgs) -> u8 {
         host,
         runs_dir,
         heartbeat: Duration::from_secs(args.heartbeat.max(1)),
+        read_timeout: Duration::from_secs(args.read_timeout.max(1)),
         active: Mutex::default(),
         permits: Arc::new(tokio::sync::Semaphore::new(args.max_runs.max(1))),
     });
@@ -97,13 +120,30 @@ pub fn serve(args: ServeArgs) -> u8 {
                 return exit::RUN_FAILED;
             }
         };
-        let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        let local = match listener.local_addr() {
+            Ok(local) => local,
+            Err(err) => {
+                eprintln!("error: cannot read the address listened on: {err}");
+                return exit::RUN_FAILED;
+            }
+        };
+        let door = match door::Door::new(local, token, args.rate_limit) {
+            Ok(door) => Arc::new(door),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return exit::USAGE;
+            }
+        };
         println!("listening on http://{local}");
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        let router =
-            Router::new().route("/v1/runs", post(start_run)).route("/v1/runs/{thread}", get(get_run)).with_state(app);
-        match axum::serve(listener, router).await {
+        let read_timeout = app.read_timeout;
+        let router = Router::new()
+            .route("/v1/runs", post(start_run))
+            .route("/v1/runs/{thread}", get(get_run))
+            .with_state(app)
+            .layer(axum::middleware::from_fn_with_state(door, door::guard));
+        match door::serve(listener, router, read_timeout).await {
             Ok(()) => exit::SUCCESS,
             Err(err) => {
                 eprintln!("error: the server stopped: {err}");
@@ -202,7 +242,11 @@ impl FrameSink for ChannelSink {
     }
 }
 
-async fn start_run(State(app): State<Arc<App>>, body: Bytes) -> Response {
+async fn start_run(State(app): State<Arc<App>>, body: Body) -> Response {
+    let body = match door::read_body(body, MAX_BODY, app.read_timeout).await {
+        Ok(body) => body,
+        Err((status, message)) => return error(status, message),
+    };
     let (mut request, thread) = match validate(&body) {
         Ok(valid) => valid,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
