@@ -423,3 +423,18 @@ fn a_kill_9_loses_at_most_the_crash_bound_of_a_busy_run() {
         assert_eq!(stdout(&resumed).trim(), "resumed", "round {round}");
     }
 }
+
+#[test]
+fn a_listing_whose_reader_goes_away_ends_quietly() {
+    let env = Env::new();
+    env.write_plan(&plan_yaml(&scripted("[{text: hi}]"), "", "  []"));
+    env.ok(&["run", "--plan", "plan.yaml", "hi"]);
+    let mut child = env.amp().args(["session", "list"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // The reader closes its end before the listing is written (`| head -0`).
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    use std::os::unix::process::ExitStatusExt;
+    assert!(output.status.success() || output.status.signal() == Some(libc::SIGPIPE), "{:?}: {err}", output.status);
+}

@@ -159,6 +159,9 @@ fn open() -> Result<Store, Failure> {
 }
 
 pub fn session(args: SessionArgs) -> u8 {
+    if !matches!(args.command, SessionCommand::Resume(_)) {
+        die_quietly_on_a_closed_pipe();
+    }
     match args.command {
         SessionCommand::List(args) => finish(list(args)),
         SessionCommand::Show(args) => finish(show(args)),
@@ -167,6 +170,18 @@ pub fn session(args: SessionArgs) -> u8 {
         SessionCommand::Fork(args) => finish(fork(args)),
         SessionCommand::Delete(args) => finish(delete(args)),
         SessionCommand::Cleanup(args) => finish(cleanup(args)),
+    }
+}
+
+/// `amplifier session list | head`: the listing commands end quietly when
+/// the reader goes, as Unix tools do, instead of panicking in `println!`.
+/// Only for commands that print and exit: a session must see a provider's
+/// or a tool's closed socket as an error (Rust ignores SIGPIPE for that).
+fn die_quietly_on_a_closed_pipe() {
+    // SAFETY: setting a signal's disposition to the default is
+    // async-signal-safe, and no handler of ours is replaced.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

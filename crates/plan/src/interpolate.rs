@@ -36,7 +36,7 @@ pub(crate) fn expand(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result
             out.push_str("${");
             rest = after;
         } else if let Some(after) = tail.strip_prefix("${") {
-            let end = after.find('}').ok_or(ExpandError::Unterminated)?;
+            let end = closing_brace(after).ok_or(ExpandError::Unterminated)?;
             out.push_str(&resolve(&after[..end], env)?);
             rest = &after[end + 1..];
         } else {
@@ -48,7 +48,29 @@ pub(crate) fn expand(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result
     Ok(out)
 }
 
-/// `reference` is what sits between `${` and `}`.
+/// Where the reference that `text` follows (its `${` already read) ends: the
+/// `}` that closes it, past any `${…}` nested in its default.
+fn closing_brace(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'$' if bytes.get(at + 1) == Some(&b'{') => {
+                depth += 1;
+                at += 1;
+            }
+            b'}' if depth == 0 => return Some(at),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// `reference` is what sits between `${` and `}`. A default may hold
+/// references of its own, expanded only when the default is used.
 fn resolve(reference: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, ExpandError> {
     let (name, default) = match reference.split_once(":-") {
         Some((name, default)) => (name, Some(default)),
@@ -58,9 +80,9 @@ fn resolve(reference: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Stri
         return Err(ExpandError::InvalidName(reference.to_owned()));
     }
     match (env(name), default) {
-        (Some(value), Some(default)) if value.is_empty() => Ok(default.to_owned()),
+        (Some(value), Some(default)) if value.is_empty() => expand(default, env),
         (Some(value), _) => Ok(value),
-        (None, Some(default)) => Ok(default.to_owned()),
+        (None, Some(default)) => expand(default, env),
         (None, None) => Err(ExpandError::Missing(name.to_owned())),
     }
 }
@@ -104,6 +126,15 @@ mod tests {
         assert_eq!(run("${EMPTY:-small}").unwrap(), "small");
         assert_eq!(run("${NOPE:-}").unwrap(), "");
         assert_eq!(run("${NOPE:-a:-b}").unwrap(), "a:-b");
+    }
+
+    #[test]
+    fn defaults_may_hold_references_expanded_only_when_used() {
+        assert_eq!(run("${NOPE:-${HOST:-x}}").unwrap(), "example.com");
+        assert_eq!(run("${NOPE:-${ALSO_NOPE:-x}}/v1").unwrap(), "x/v1");
+        assert_eq!(run("${HOST:-${MISSING}}").unwrap(), "example.com", "an unused default is not expanded");
+        assert_eq!(run("${NOPE:-${MISSING}}").unwrap_err(), ExpandError::Missing("MISSING".into()));
+        assert_eq!(run("${NOPE:-${HOST}").unwrap_err(), ExpandError::Unterminated);
     }
 
     #[test]

@@ -15,6 +15,9 @@ use crate::diagnostic::PlanDiagnostic;
 /// The builder and everything downstream recurse, so absurd nesting is refused
 /// instead of overflowing the stack.
 const MAX_DEPTH: usize = 128;
+/// The most values a plan may hold once its aliases are expanded; real
+/// plans hold hundreds.
+const MAX_NODES: usize = 100_000;
 
 /// A 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -90,15 +93,18 @@ pub(crate) fn child_path(parent: &str, key: &str) -> String {
 /// Parses one YAML document; text without one (empty, or only comments) is a
 /// `null`, as it would be in YAML's own loaders.
 pub(crate) fn parse(text: &str, file: &str) -> Result<Node, PlanDiagnostic> {
-    let mut builder = Builder { parser: Parser::new_from_str(text), file, anchors: HashMap::new() };
+    let mut builder = Builder { parser: Parser::new_from_str(text), file, anchors: HashMap::new(), nodes: 0 };
     builder.document()
 }
 
 struct Builder<'a> {
     parser: Parser<Chars<'a>>,
     file: &'a str,
-    /// Anchor id -> the finished node; yaml-rust2 only hands us ids.
-    anchors: HashMap<usize, Node>,
+    /// Anchor id -> the finished node and how many nodes it holds;
+    /// yaml-rust2 only hands us ids.
+    anchors: HashMap<usize, (Node, usize)>,
+    /// Nodes built so far, each alias counting as a copy of its anchor.
+    nodes: usize,
 }
 
 impl Builder<'_> {
@@ -126,6 +132,8 @@ impl Builder<'_> {
         if depth > MAX_DEPTH {
             return Err(self.error(mark.into(), path, format!("nesting is deeper than {MAX_DEPTH} levels")));
         }
+        let before = self.nodes;
+        self.nodes += 1;
         let (node, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let pos = mark.into();
@@ -139,18 +147,27 @@ impl Builder<'_> {
         };
         // Anchor id 0 means "no anchor".
         if anchor > 0 {
-            self.anchors.insert(anchor, node.clone());
+            self.anchors.insert(anchor, (node.clone(), self.nodes - before));
         }
         Ok(node)
     }
 
-    fn alias(&self, id: usize, mark: Marker, path: &str) -> Result<Node, PlanDiagnostic> {
+    fn alias(&mut self, id: usize, mark: Marker, path: &str) -> Result<Node, PlanDiagnostic> {
         // The parser has already rejected unknown anchors, so a miss means the
         // alias sits inside the node it names.
-        match self.anchors.get(&id) {
-            Some(node) => Ok(Node { pos: mark.into(), value: node.value.clone() }),
-            None => Err(self.error(mark.into(), path, "an alias cannot refer to a node that contains it".into())),
+        let Some((node, size)) = self.anchors.get(&id) else {
+            return Err(self.error(mark.into(), path, "an alias cannot refer to a node that contains it".into()));
+        };
+        // Checked before copying: aliases of aliases double at every level
+        // ("billion laughs"), and an 800-byte plan would fill the memory.
+        if self.nodes + size > MAX_NODES {
+            let message = format!(
+                "the plan expands to more than {MAX_NODES} values through its aliases (an alias copies its anchor's whole value)"
+            );
+            return Err(self.error(mark.into(), path, message));
         }
+        self.nodes += size;
+        Ok(Node { pos: mark.into(), value: node.value.clone() })
     }
 
     fn list(&mut self, start: Marker, path: &str, depth: usize) -> Result<Node, PlanDiagnostic> {

@@ -484,4 +484,17 @@ fn hostile_yaml_is_refused_not_crashed_on() {
         error(&format!("{SESSION}agents: {{a: &loop [*loop]}}\n")),
         "plan.yaml:2:20: agents.a[0]: an alias cannot refer to a node that contains it"
     );
+    // "Billion laughs": nine levels of aliases, each copying the one below
+    // ten times, would be 10^9 values from under a kilobyte.
+    let mut laughs = format!("{SESSION}agents:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..=9 {
+        let below = format!("*l{}", level - 1);
+        laughs.push_str(&format!("  l{level}: &l{level} [{}]\n", [below.as_str(); 10].join(", ")));
+    }
+    assert!(laughs.len() < 1024, "{} bytes", laughs.len());
+    let started = std::time::Instant::now();
+    let err = error(&laughs);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "refused at once, not after expanding");
+    assert!(err.contains("expands to more than 100000 values through its aliases"), "{err}");
+    assert!(err.starts_with("plan.yaml:7:47: agents.l4[7]: "), "the alias that crosses the bound: {err}");
 }
