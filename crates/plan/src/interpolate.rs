@@ -48,6 +48,11 @@ pub(crate) fn expand(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result
     Ok(out)
 }
 
+/// Whether `text` is exactly one `${…}` reference.
+pub(crate) fn is_one_reference(text: &str) -> bool {
+    text.strip_prefix("${").and_then(closing_brace).is_some_and(|end| end + 3 == text.len())
+}
+
 /// Where the reference that `text` follows (its `${` already read) ends: the
 /// `}` that closes it, past any `${…}` nested in its default.
 fn closing_brace(text: &str) -> Option<usize> {
@@ -135,6 +140,14 @@ mod tests {
         assert_eq!(run("${HOST:-${MISSING}}").unwrap(), "example.com", "an unused default is not expanded");
         assert_eq!(run("${NOPE:-${MISSING}}").unwrap_err(), ExpandError::Missing("MISSING".into()));
         assert_eq!(run("${NOPE:-${HOST}").unwrap_err(), ExpandError::Unterminated);
+    }
+
+    #[test]
+    fn one_reference_is_told_from_text_around_references() {
+        assert!(is_one_reference("${PORT}") && is_one_reference("${A:-${B:-x}}"));
+        for text in ["${PORT}/v1", "http://${HOST}", "${A}${B}", "$${A}", "${A"] {
+            assert!(!is_one_reference(text), "{text}");
+        }
     }
 
     #[test]

@@ -50,6 +50,10 @@ pub(crate) enum Value {
     Int(i64),
     Float(f64),
     Str(String),
+    /// A plain (unquoted) scalar that is one `${…}` reference: a string
+    /// until expanded, then typed as YAML would have typed the text
+    /// written in its place (`port: ${PORT:-8080}` is an integer).
+    Reference(String),
     List(Vec<Node>),
     /// In document order; keys are unique strings (the builder enforces both,
     /// which is what lets any subtree become a JSON object).
@@ -74,7 +78,7 @@ impl Value {
             Value::Int(_) => "an integer",
             Value::Float(_) => "a float",
             Value::Str(s) if s.is_empty() => "an empty string",
-            Value::Str(_) => "a string",
+            Value::Str(_) | Value::Reference(_) => "a string",
             Value::List(_) => "a list",
             Value::Map(_) => "a map",
         }
@@ -213,7 +217,7 @@ impl Builder<'_> {
     /// Keys must be unique strings: JSON objects need string keys, and a
     /// repeated key would silently drop the first value.
     fn key_name(&self, key: Node, path: &str, earlier: &[Entry]) -> Result<String, PlanDiagnostic> {
-        let Value::Str(name) = key.value else {
+        let (Value::Str(name) | Value::Reference(name)) = key.value else {
             let message = format!("expected a string key, found {}", key.value.describe());
             return Err(self.error(key.pos, path, message).with_hint("quote the key to make it a string"));
         };
@@ -248,6 +252,14 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>) -> Value {
     if style != TScalarStyle::Plain || tagged_str {
         return Value::Str(text);
     }
+    if crate::interpolate::is_one_reference(&text) {
+        return Value::Reference(text);
+    }
+    plain(text)
+}
+
+/// A plain scalar's value: null, a boolean, a number, else a string.
+pub(crate) fn plain(text: String) -> Value {
     let resolved = Yaml::from_str(&text);
     match resolved {
         Yaml::Null => Value::Null,

@@ -189,7 +189,9 @@ impl Walker<'_> {
 
     fn module_spec(&mut self, node: &Node, path: String, kind: ModuleKind) -> ModuleSpec {
         let mut spec = match &node.value {
-            Value::Str(_) if accepts_bare_id(kind) => ModuleSpec::new(self.non_empty_string(node, &path)),
+            Value::Str(_) | Value::Reference(_) if accepts_bare_id(kind) => {
+                ModuleSpec::new(self.non_empty_string(node, &path))
+            }
             _ => self.module_map(node, &path, kind),
         };
         spec.field_path = path;
@@ -292,6 +294,14 @@ impl Walker<'_> {
                 Strings::Expand => self.expand(text, node.pos, path),
                 Strings::Verbatim => text.clone(),
             }),
+            Value::Reference(text) => match strings {
+                Strings::Expand => {
+                    let expanded = self.expand(text, node.pos, path);
+                    let typed = Node { pos: node.pos, value: crate::tree::plain(expanded) };
+                    self.json(&typed, path, Strings::Verbatim)
+                }
+                Strings::Verbatim => Json::String(text.clone()),
+            },
             Value::List(items) => items
                 .iter()
                 .enumerate()
@@ -311,7 +321,7 @@ impl Walker<'_> {
 
     fn string(&mut self, node: &Node, path: &str) -> String {
         match &node.value {
-            Value::Str(text) => text.clone(),
+            Value::Str(text) | Value::Reference(text) => text.clone(),
             _ => {
                 self.mismatch(node, path, "a string");
                 String::new()
@@ -321,7 +331,7 @@ impl Walker<'_> {
 
     fn non_empty_string(&mut self, node: &Node, path: &str) -> String {
         match &node.value {
-            Value::Str(text) if !text.is_empty() => text.clone(),
+            Value::Str(text) | Value::Reference(text) if !text.is_empty() => text.clone(),
             _ => {
                 self.mismatch(node, path, "a non-empty string");
                 String::new()

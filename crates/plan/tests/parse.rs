@@ -231,6 +231,36 @@ fn interpolation_in_config_and_source() {
 }
 
 #[test]
+fn a_plain_reference_is_typed_like_the_text_in_its_place() {
+    let text = format!(
+        r#"{SESSION}providers:
+  - module: p
+    config:
+      port: ${{PORT}}
+      retries: ${{NOPE:-5}}
+      ratio: ${{NOPE:-0.5}}
+      stream: ${{NOPE:-false}}
+      quoted: "${{PORT}}"
+      key: ${{OPENAI_API_KEY}}
+      around: ${{PORT}}/v1
+"#
+    );
+    let spec = &parse_ok(&text).plan.providers[0];
+    assert_eq!(
+        json!(spec.config),
+        json!({
+            "port": 8443,
+            "retries": 5,
+            "ratio": 0.5,
+            "stream": false,
+            "quoted": "8443",
+            "key": SECRET,
+            "around": "8443/v1",
+        })
+    );
+}
+
+#[test]
 fn only_config_and_source_are_interpolated() {
     let text = "session:\n  orchestrator: {module: \"${HOST}\"}\n  context: c\n  metadata: {host: \"${HOST}\"}\n";
     let session = parse_ok(text).plan.session;
