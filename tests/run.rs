@@ -195,7 +195,23 @@ fn config_is_checked_against_the_module_schema_before_it_runs() {
     let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     let err = stderr(&output);
-    assert!(err.contains("hooks[0].config.path: 42 is not of type \"string\""), "{err}");
+    assert!(err.contains("hooks[0].config.path: the value is not of type \"string\""), "{err}");
+
+    // A key in the wrong place is named by its path, never shown.
+    let secret = "sk-live-0123456789abcdef".repeat(100);
+    let plan = plan_yaml(
+        &scripted(r#"[{text: "x"}]"#),
+        "",
+        &format!(
+            "  - {{module: hooks-logging, source: \"{}\", config: {{path: [\"{secret}\"]}}}}",
+            plugin("hooks-logging")
+        ),
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    let err = stderr(&output);
+    assert!(err.contains("hooks[0].config.path: the value is not of type \"string\""), "{err}");
+    assert!(!err.contains("sk-live"), "the value is not echoed: {err}");
 }
 
 #[test]

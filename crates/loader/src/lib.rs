@@ -259,11 +259,13 @@ fn validate_config(spec: &ModuleSpec, manifest: &Manifest) -> Result<(), LoadErr
         )
     })?;
     let config = serde_json::Value::Object(spec.config.clone());
+    // The value itself is never shown: config holds API keys, and a huge
+    // value would bury the message (the path says which value it is).
     let problems: Vec<String> = validator
         .iter_errors(&config)
         .map(|err| {
             let at = err.instance_path().to_string();
-            format!("{}.config{}: {err}", spec.field_path, at.replace('/', "."))
+            format!("{}.config{}: {}", spec.field_path, at.replace('/', "."), err.masked_with("the value"))
         })
         .collect();
     if problems.is_empty() {
