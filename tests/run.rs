@@ -265,3 +265,19 @@ fn tools_mounted_at_run_time_are_offered_and_routed_back_to_their_module() {
         .collect();
     assert_eq!(offered, [false, true, true, false, false]);
 }
+
+#[test]
+fn code_that_calls_itself_something_else_than_the_plan_is_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_yaml(
+        &scripted(r#"[{text: "x"}]"#),
+        &format!("  - {{module: tool-weather, source: \"{}\"}}", plugin("tool-echo")),
+        "  []",
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(err.contains("tools[1]: the plan names module 'tool-weather', but its code"), "{err}");
+    assert!(err.contains("is 'tool-echo'"), "{err}");
+}

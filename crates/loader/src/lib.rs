@@ -343,6 +343,17 @@ impl ModuleLoader for DylibLoader {
                 }
             };
             tracing::info!(module = %spec.module, at = %at, code = %location, "loading");
+            // The plan's id is what the lock, `-v` and the events call the
+            // module; code that calls itself something else is likely the
+            // wrong crate or library, so say so (loudly, not fatally: a plan
+            // may deliberately name a fork by its own id).
+            if exported.name != spec.module {
+                tracing::warn!(
+                    "{at}: the plan names module '{}', but its code ({location}) is '{}'",
+                    spec.module,
+                    exported.name
+                );
+            }
             if !exported.kinds.iter().any(|k| k == kind.as_str()) {
                 return Err(LoadError::new(
                     LoadReason::InvalidEntryPoint,
