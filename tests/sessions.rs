@@ -438,3 +438,40 @@ fn a_listing_whose_reader_goes_away_ends_quietly() {
     use std::os::unix::process::ExitStatusExt;
     assert!(output.status.success() || output.status.signal() == Some(libc::SIGPIPE), "{:?}: {err}", output.status);
 }
+
+#[test]
+fn a_tool_result_over_the_cap_is_kept_short_and_spilled_whole_to_a_file() {
+    let env = Env::new();
+    let script =
+        r#"[{tool_calls: [{name: bash, arguments: {command: "yes amplifier | head -c 200000"}}]}, {text: done}]"#;
+    let bash = format!(
+        "  - {{module: tool-bash, source: \"{}\", config: {{working_dir: \"{}\", max_output_chars: 1000000}}}}",
+        plugin("tool-bash"),
+        env.path().display()
+    );
+    env.write_plan(&plan_yaml(&scripted(script), &bash, "  []"));
+    let output =
+        env.amp().args(["run", "--plan", "plan.yaml", "go"]).env("AMPLIFIER_TOOL_RESULTS_MAX_BYTES", "10000").output();
+    let output = output.unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let list = stdout(&env.ok(&["session", "list"]));
+    let id = list.lines().nth(1).and_then(|l| l.split_whitespace().next()).unwrap().to_owned();
+    let out = env.path().join("export");
+    env.ok(&["session", "export", &id, "--out", out.to_str().unwrap()]);
+    let transcript = read_json_lines(&out.join("transcript.jsonl"));
+    let result = transcript.iter().find(|m| m["role"] == "tool").expect("the tool result is stored");
+    let content = result["content"].as_str().unwrap();
+    assert!(content.len() < 12_000, "kept short: {} bytes", content.len());
+    let kept: Value = serde_json::from_str(content).unwrap();
+    assert_eq!(kept["truncated"], true, "{kept}");
+    // bash's output is an object: its beginning is the object's JSON text.
+    assert!(kept["head"].as_str().unwrap().contains(r#""stdout":"amplifier\namplifier\n"#), "{kept}");
+    let file = PathBuf::from(kept["full_output"].as_str().unwrap());
+    assert!(file.starts_with(env.state.join("spill").join(&id)), "{}", file.display());
+    let whole = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        whole.len() > 200_000 && whole.contains(&"amplifier\n".repeat(100).replace('\n', "\\n")),
+        "the whole output"
+    );
+}

@@ -42,16 +42,21 @@ fn print_notice(notice: Notice) {
 
 /// The host options of a terminal front end: notices on stderr.
 pub fn options(flags: Flags, keep_lock: bool) -> Result<HostOptions, u8> {
-    let store = store_config().map_err(|message| {
+    let usage = |message: String| {
         eprintln!("error: {message}");
         exit::USAGE
-    })?;
+    };
+    let store = store_config().map_err(usage)?;
+    let settings = crate::settings::Settings::load(Path::new("."));
+    // The setting's default is the host's cap; 0 is none.
+    let max_tool_result_bytes = settings.limit("tool_results.max_bytes").map_err(usage)?.map(|n| n as usize);
     Ok(HostOptions {
         offline: flags.offline,
         keep_lock,
         locked: flags.locked,
         allow_partial: flags.allow_partial,
         store,
+        max_tool_result_bytes,
         notices: Arc::new(print_notice),
     })
 }

@@ -29,6 +29,12 @@ const KNOWN: &[(&str, Option<&str>, &str, &str)] = &[
     ("show_token_usage", None, "false", "the REPL prints tokens and cost after each turn"),
     ("events.max_rows", Some("AMPLIFIER_EVENTS_MAX_ROWS"), "10000", "events kept per stored session (0: all)"),
     ("events.max_days", Some("AMPLIFIER_EVENTS_MAX_DAYS"), "0", "days events are kept (0: no limit)"),
+    (
+        "tool_results.max_bytes",
+        Some("AMPLIFIER_TOOL_RESULTS_MAX_BYTES"),
+        "1048576",
+        "a larger tool result is kept as its beginning, the whole of it in a file (0: no limit)",
+    ),
     ("approvals.always_allow", None, "[]", "questions answered \"Allow always\" (hooks-approval)"),
 ];
 
@@ -189,6 +195,12 @@ fn user_file() -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_tool_result_cap_defaults_to_the_hosts() {
+        let default = KNOWN.iter().find(|(key, ..)| *key == "tool_results.max_bytes").unwrap().2;
+        assert_eq!(default, amplifier_host::spill::DEFAULT_MAX_BYTES.to_string());
+    }
     use super::*;
 
     #[test]

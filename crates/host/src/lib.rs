@@ -26,6 +26,7 @@ mod error;
 pub mod history;
 pub mod lock;
 pub mod recording;
+pub mod spill;
 pub mod sse;
 
 use std::path::{Path, PathBuf};
@@ -76,6 +77,9 @@ pub struct HostOptions {
     /// Run even when some providers, tools or hooks failed to load.
     pub allow_partial: bool,
     pub store: StoreConfig,
+    /// A tool result larger than this (as JSON) is kept as its beginning,
+    /// the whole of it in a file under the state directory (`None`: no cap).
+    pub max_tool_result_bytes: Option<usize>,
     pub notices: Notices,
 }
 
@@ -87,6 +91,7 @@ impl Default for HostOptions {
             locked: false,
             allow_partial: false,
             store: StoreConfig::default(),
+            max_tool_result_bytes: Some(spill::DEFAULT_MAX_BYTES),
             notices: log_notices(),
         }
     }
@@ -284,6 +289,10 @@ impl SessionBuilder {
         }
         if let Some(approval) = self.approval {
             coordinator.set_approval_system(approval);
+        }
+        if let Some(max) = inner.options.max_tool_result_bytes {
+            let spill = spill::Spill::new(&inner.options.store.dir, coordinator.session_id(), max);
+            coordinator.set_result_spill(Arc::new(spill));
         }
         Ok(HostedSession { host: host.clone(), session, recording, loaded: false, started: false, turns: 0 })
     }

@@ -26,7 +26,7 @@ use crate::models::{
 };
 use crate::ops::{EphemeralInjection, HookOutcome};
 use crate::plan::MountPlan;
-use crate::services::{ApprovalSystem, ChatHistory, DisplaySystem, SessionSpawner};
+use crate::services::{ApprovalSystem, ChatHistory, DisplaySystem, ResultSpill, SessionSpawner};
 use crate::traits::{BoxFuture, ContextManager, ModuleResult, ModuleSourceResolver, Provider, StreamSink, Tool};
 
 /// Default provider priority; lower is preferred (upstream's convention).
@@ -77,6 +77,7 @@ pub struct Coordinator {
     cancellation: CancellationToken,
     approval: RwLock<Option<Arc<dyn ApprovalSystem>>>,
     display: RwLock<Option<Arc<dyn DisplaySystem>>>,
+    spill: RwLock<Option<Arc<dyn ResultSpill>>>,
     history: RwLock<Option<Arc<dyn ChatHistory>>>,
     steering: Mutex<std::collections::VecDeque<String>>,
     turn_injection_tokens: AtomicU64,
@@ -123,6 +124,7 @@ impl Coordinator {
             cancellation,
             approval: RwLock::default(),
             display: RwLock::default(),
+            spill: RwLock::default(),
             history: RwLock::default(),
             steering: Mutex::default(),
             turn_injection_tokens: AtomicU64::new(0),
@@ -275,14 +277,23 @@ impl Coordinator {
         *self.display.write().expect("service lock") = Some(display);
     }
 
-    /// Gives `child` this session's approval and display systems: a
-    /// sub-agent's questions and messages reach the same person.
+    /// Who keeps oversized tool results (see [`ResultSpill`]).
+    pub fn set_result_spill(&self, spill: Arc<dyn ResultSpill>) {
+        *self.spill.write().expect("service lock") = Some(spill);
+    }
+
+    /// Gives `child` this session's approval and display systems and its
+    /// result spill: a sub-agent's questions and messages reach the same
+    /// person, and its tool results are kept alike.
     pub fn share_front_end_with(&self, child: &Coordinator) {
         if let Some(approval) = self.approval.read().expect("service lock").clone() {
             child.set_approval_system(approval);
         }
         if let Some(display) = self.display.read().expect("service lock").clone() {
             child.set_display_system(display);
+        }
+        if let Some(spill) = self.spill.read().expect("service lock").clone() {
+            child.set_result_spill(spill);
         }
     }
 
@@ -541,11 +552,18 @@ impl Coordinator {
     /// session's cancellation (what a graceful cancel waits for) while it
     /// runs, whoever drives the loop: a plugin orchestrator or one in-process.
     pub async fn execute_tool(&self, name: &str, input: Value, tool_call_id: Option<&str>) -> ToolResult {
-        let Some(id) = tool_call_id else { return self.run_tool(name, input).await };
-        self.cancellation.register_tool_start(id, name);
+        if let Some(id) = tool_call_id {
+            self.cancellation.register_tool_start(id, name);
+        }
         let result = self.run_tool(name, input).await;
-        self.cancellation.register_tool_complete(id);
-        result
+        if let Some(id) = tool_call_id {
+            self.cancellation.register_tool_complete(id);
+        }
+        let spill = self.spill.read().expect("service lock").clone();
+        match spill.and_then(|spill| spill.spill(name, tool_call_id, &result)) {
+            Some(kept) => kept,
+            None => result,
+        }
     }
 
     async fn run_tool(&self, name: &str, input: Value) -> ToolResult {

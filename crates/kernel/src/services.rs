@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::models::{ApprovalDefault, Message, MessageLevel};
+use crate::models::{ApprovalDefault, Message, MessageLevel, ToolResult};
 use crate::ops::{AgentTurn, AgentTurnResult, SpawnRequest, SpawnResult};
 use crate::{BoxFuture, ModuleResult, StreamSink};
 
@@ -50,4 +50,12 @@ pub trait SessionSpawner: Send + Sync {
     /// carries what the turn added to the child's context.
     fn agent_turn(&self, turn: AgentTurn, observer: Option<StreamSink>)
         -> BoxFuture<'_, ModuleResult<AgentTurnResult>>;
+}
+
+/// Keeps oversized tool results out of the context and the store. The
+/// front end keeps the whole output elsewhere (the kernel does no I/O) and
+/// answers the result to use instead, which says where it went.
+pub trait ResultSpill: Send + Sync {
+    /// The result to keep instead of `result`, or `None` to keep it as is.
+    fn spill(&self, tool: &str, tool_call_id: Option<&str>, result: &ToolResult) -> Option<ToolResult>;
 }
