@@ -33,7 +33,7 @@ fn a_module_that_does_not_compile_gets_its_cause_a_hint_and_the_logs_path() {
         .stderr_eq(str![[r#"
    Building tool-broken from [..]/tool-broken (first use of this version; cached afterwards)
 error: 1 module(s) failed to load:
-  - tool tool-broken (tools[0]): tools[0]: building the module crate at [..]/tool-broken failed:
+  - tool tool-broken (tools[0]): building the module crate at [..]/tool-broken failed:
   error[E0308]: mismatched types
    --> src/lib.rs:2:5
     |

@@ -111,7 +111,7 @@ pub fn print_partial_load(report: &LoadReport) {
     }
     eprintln!("warning: {} module(s) failed to load; running without them:", report.failures.len());
     for failure in &report.failures {
-        eprintln!("  - {} {} ({}): {}", failure.kind, failure.module, failure.field_path, failure.error);
+        eprintln!("  - {failure}");
     }
 }
 

@@ -39,7 +39,7 @@ fn bullets(lines: &[String]) -> String {
 }
 
 fn failures(report: &LoadReport) -> Vec<String> {
-    report.failures.iter().map(|f| format!("{} {} ({}): {}", f.kind, f.module, f.field_path, f.error)).collect()
+    report.failures.iter().map(ToString::to_string).collect()
 }
 
 impl HostError {

@@ -91,6 +91,16 @@ pub struct LoadFailure {
     pub error: String,
 }
 
+/// `tool tool-x (tools[0]): why`, the place said once (a loader's message
+/// often starts with it already).
+impl std::fmt::Display for LoadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let prefix = format!("{}: ", self.field_path);
+        let why = self.error.strip_prefix(&prefix).unwrap_or(&self.error);
+        write!(f, "{} {} ({}): {why}", self.kind, self.module, self.field_path)
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LoadReport {
     pub mounted: Vec<String>,

@@ -102,6 +102,10 @@ async fn optional_module_failure_emits_load_failed_and_continues() {
     assert_eq!(provider_failure.field_path, "providers[1]");
     assert_eq!(provider_failure.reason, LoadReason::ValidationFailed);
     assert_eq!(provider_failure.error, "bad config");
+    assert_eq!(provider_failure.to_string(), "provider provider-broken (providers[1]): bad config");
+    let mut placed = provider_failure.clone();
+    placed.error = "providers[1]: bad config".into();
+    assert_eq!(placed.to_string(), provider_failure.to_string(), "the place is said once");
     assert_eq!(report.failures[1].kind, ModuleKind::Tool);
     assert_eq!(report.failures[2].kind, ModuleKind::Hook);
     assert!(report.mounted.iter().any(|m| m.contains("provider-a")));

@@ -102,11 +102,7 @@ impl ChildSpawner {
         parent.share_front_end_with(child.coordinator());
         let report = child.initialize().await.map_err(|e| agent_error(&request.agent, e))?;
         if !report.failures.is_empty() {
-            let failures: Vec<String> = report
-                .failures
-                .iter()
-                .map(|f| format!("{} {} ({}): {}", f.kind, f.module, f.field_path, f.error))
-                .collect();
+            let failures: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
             child.cleanup().await;
             return Err(ModuleError::internal(format!(
                 "agent '{}': {} module(s) failed to load: {}",
