@@ -30,23 +30,10 @@ pub fn choose(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
         return Ok(PathBuf::from(plan));
     }
     let path = amplifier_loader::amplifier_home().join("default-plan.yaml");
-    write_if_changed(&path, DEFAULT_PLAN)?;
+    // A new amplifier's default replaces an older one.
+    amplifier_models::write_if_changed(&path, DEFAULT_PLAN)
+        .map_err(|err| format!("cannot write the default plan to {}: {err}", path.display()))?;
     Ok(path)
-}
-
-/// Writes `text` to `path` unless it holds exactly that already (a new
-/// amplifier's default replaces an older one); write then rename, so a
-/// concurrent run never reads half a plan.
-fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
-    if std::fs::read_to_string(path).is_ok_and(|current| current == text) {
-        return Ok(());
-    }
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let partial = dir.join(format!(".default-plan.yaml.partial-{}", std::process::id()));
-    std::fs::create_dir_all(dir)
-        .and_then(|_| std::fs::write(&partial, text))
-        .and_then(|_| std::fs::rename(&partial, path))
-        .map_err(|err| format!("cannot write the default plan to {}: {err}", path.display()))
 }
 
 #[derive(Args)]

@@ -12,6 +12,7 @@ use amplifier_plan::{PlanDiagnostic, PlanError};
 use amplifier_store::{Retention, Store};
 
 use crate::exit;
+use crate::settings::Settings;
 
 /// The flags `run`, the REPL and `resume` share.
 #[derive(Clone, Copy, Default)]
@@ -21,16 +22,15 @@ pub struct Flags {
     pub allow_partial: bool,
 }
 
-/// Where the store is, with the retention the settings ask for.
-pub fn store_config() -> Result<StoreConfig, String> {
-    let settings = crate::settings::Settings::load(Path::new("."));
+/// Where the store is, with the retention `settings` ask for.
+fn store_config(settings: &Settings) -> Result<StoreConfig, String> {
     let retention =
         Retention { max_events: settings.limit("events.max_rows")?, max_age_days: settings.limit("events.max_days")? };
     Ok(StoreConfig { retention, ..StoreConfig::default() })
 }
 
 pub fn open_store() -> Result<Store, String> {
-    store_config()?.open()
+    store_config(&Settings::load(Path::new(".")))?.open()
 }
 
 fn print_notice(notice: Notice) {
@@ -46,8 +46,8 @@ pub fn options(flags: Flags, keep_lock: bool) -> Result<HostOptions, u8> {
         eprintln!("error: {message}");
         exit::USAGE
     };
-    let store = store_config().map_err(usage)?;
-    let settings = crate::settings::Settings::load(Path::new("."));
+    let settings = Settings::load(Path::new("."));
+    let store = store_config(&settings).map_err(usage)?;
     // The setting's default is the host's cap; 0 is none.
     let max_tool_result_bytes = settings.limit("tool_results.max_bytes").map_err(usage)?.map(|n| n as usize);
     Ok(HostOptions {

@@ -83,10 +83,13 @@ pub fn serve(args: ServeArgs) -> u8 {
     };
     let token = args.token.clone().or_else(|| std::env::var("AMPLIFIER_SERVE_TOKEN").ok());
     // Refused before anything is built or bound.
-    if let Err(message) = door::Door::new(args.addr, token.clone(), args.rate_limit) {
-        eprintln!("error: {message}");
-        return exit::USAGE;
-    }
+    let door = match door::Door::new(args.addr, token, args.rate_limit) {
+        Ok(door) => door,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::USAGE;
+        }
+    };
     let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
     // Served runs are not kept as sessions, and do not write amplifier.lock.
     let host = match hosting::options(Flags::default(), false).and_then(|options| hosting::open(&plan, options)) {
@@ -127,13 +130,8 @@ pub fn serve(args: ServeArgs) -> u8 {
                 return exit::RUN_FAILED;
             }
         };
-        let door = match door::Door::new(local, token, args.rate_limit) {
-            Ok(door) => Arc::new(door),
-            Err(message) => {
-                eprintln!("error: {message}");
-                return exit::USAGE;
-            }
-        };
+        // Port 0 was a wish: requests name the port actually bound.
+        let door = Arc::new(door.listening_on(local));
         println!("listening on http://{local}");
         use std::io::Write;
         let _ = std::io::stdout().flush();

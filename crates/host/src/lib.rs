@@ -139,17 +139,9 @@ impl Host {
         &self.0.plan
     }
 
-    pub fn plan_path(&self) -> &Path {
-        &self.0.plan_path
-    }
-
     /// What the plan parser warned about (unknown keys, legacy fields).
     pub fn warnings(&self) -> &[PlanDiagnostic] {
         &self.0.warnings
-    }
-
-    pub fn store(&self) -> &StoreConfig {
-        &self.0.options.store
     }
 
     /// Builds (or finds in the cache) every module the plan and its agents
@@ -337,7 +329,7 @@ impl HostedSession {
             return Err(HostError::LoadFailed(report));
         }
         if let Some(recording) = &self.recording {
-            recording.restore(self.session.coordinator(), &inner.options.notices).await.map_err(HostError::Restore)?;
+            recording.restore(self.session.coordinator()).await.map_err(HostError::Restore)?;
         }
         self.started = true;
         Ok(report)
@@ -367,6 +359,8 @@ impl HostedSession {
     /// final status, the lock updated with what child sessions loaded.
     pub async fn finish(self, succeeded: bool) {
         let inner = &self.host.0;
+        // Read again even right after a turn: a front end may have changed
+        // the history since (the REPL's `/clear`).
         if let Some(recording) = &self.recording {
             recording.capture(self.session.coordinator()).await;
         }

@@ -121,8 +121,7 @@ impl Recording {
         };
         store.create_session(&new).map_err(|err| err.to_string())?;
         let turn = store.begin_turn(&id).map_err(|err| err.to_string())?;
-        let recorder = Recorder::attach(coordinator, store, turn, Vec::new());
-        recorder.set_notices(notices.clone());
+        let recorder = Recorder::attach(coordinator, store, turn, Vec::new(), notices.clone());
         Ok(Recording { recorder, restore: None, _lock: lock })
     }
 
@@ -138,21 +137,20 @@ impl Recording {
         let stored = store.messages(&record.id).map_err(|err| err.to_string())?;
         let turn = store.begin_turn(&record.id).map_err(|err| err.to_string())?;
         let history: Vec<Message> = stored.iter().map(|m| m.message.clone()).collect();
-        let recorder =
-            Recorder::attach(coordinator, store, turn, stored.into_iter().map(|m| (m.turn, m.message)).collect());
-        recorder.set_notices(notices);
+        let stored = stored.into_iter().map(|m| (m.turn, m.message)).collect();
+        let recorder = Recorder::attach(coordinator, store, turn, stored, notices);
         Ok(Recording { recorder, restore: Some(history), _lock: lock })
     }
 
     /// On resume: repairs the stored history (a tool call without a result
     /// gets a synthetic cancelled one) and gives it to the context. Call
     /// after the modules mounted and before the prompt runs.
-    pub(crate) async fn restore(&self, coordinator: &Coordinator, notices: &Notices) -> Result<(), String> {
+    pub(crate) async fn restore(&self, coordinator: &Coordinator) -> Result<(), String> {
         let Some(mut history) = self.restore.clone() else { return Ok(()) };
         let repaired = amplifier_store::repair_orphan_tool_calls(&mut history);
         if !repaired.is_empty() {
             let calls: Vec<String> = repaired.iter().map(|r| format!("{} ({})", r.tool_name, r.tool_call_id)).collect();
-            notices(Notice::Note(format!(
+            (self.recorder.notices)(Notice::Note(format!(
                 "{} tool call(s) left without a result by an interrupted run got a cancelled result: {}",
                 repaired.len(),
                 calls.join(", ")
@@ -289,11 +287,17 @@ struct Recorder {
     saver: Mutex<Option<tokio::task::JoinHandle<()>>>,
     saver_started: AtomicBool,
     warned: AtomicBool,
-    notices: Mutex<Option<Notices>>,
+    notices: Notices,
 }
 
 impl Recorder {
-    fn attach(coordinator: &Arc<Coordinator>, store: Store, turn: u32, stored: Vec<(u32, Message)>) -> Arc<Recorder> {
+    fn attach(
+        coordinator: &Arc<Coordinator>,
+        store: Store,
+        turn: u32,
+        stored: Vec<(u32, Message)>,
+        notices: Notices,
+    ) -> Arc<Recorder> {
         let (stored_turns, stored) = stored.into_iter().unzip();
         let recorder = Arc::new_cyclic(|me| Recorder {
             session_id: coordinator.session_id().to_owned(),
@@ -314,21 +318,14 @@ impl Recorder {
             saver: Mutex::new(None),
             saver_started: AtomicBool::new(false),
             warned: AtomicBool::new(false),
-            notices: Mutex::new(None),
+            notices,
         });
         coordinator.hooks().register("*", recorder.clone(), RECORDER_PRIORITY, "host-session-store");
         recorder
     }
 
-    fn set_notices(&self, notices: Notices) {
-        *self.notices.lock().unwrap_or_else(PoisonError::into_inner) = Some(notices);
-    }
-
     fn notify_user(&self, warning: String) {
-        match &*self.notices.lock().unwrap_or_else(PoisonError::into_inner) {
-            Some(notices) => notices(Notice::Warning(warning)),
-            None => tracing::warn!("{warning}"),
-        }
+        (self.notices)(Notice::Warning(warning));
     }
 
     fn state(&self) -> MutexGuard<'_, State> {

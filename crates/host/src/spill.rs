@@ -27,13 +27,34 @@ impl Spill {
     }
 }
 
+/// Counts what is written, and fails once it passes `max`.
+struct Cap {
+    written: usize,
+    max: usize,
+}
+
+impl std::io::Write for Cap {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.written += buf.len();
+        if self.written > self.max {
+            return Err(std::io::Error::other("over the cap"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 impl ResultSpill for Spill {
     fn spill(&self, tool: &str, tool_call_id: Option<&str>, result: &ToolResult) -> Option<ToolResult> {
         let output = result.output.as_ref()?;
-        let text = serde_json::to_string(output).ok()?;
-        if text.len() <= self.max_bytes {
+        // Most results are small: count their JSON without building it.
+        if serde_json::to_writer(Cap { written: 0, max: self.max_bytes }, output).is_ok() {
             return None;
         }
+        let text = serde_json::to_string(output).ok()?;
         let n = self.count.fetch_add(1, Ordering::Relaxed);
         // Call ids come from the model: keep only what is safe in a file name.
         let id: String =

@@ -144,16 +144,8 @@ impl Lockfile {
     /// Writes the lock (temporary file, then rename) unless the file already
     /// says the same; returns whether it wrote.
     pub fn write(&self, path: &Path) -> Result<bool, String> {
-        let text = self.to_toml();
-        if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
-            return Ok(false);
-        }
-        let partial = path.with_extension(format!("lock.partial-{}", std::process::id()));
-        std::fs::write(&partial, &text).and_then(|_| std::fs::rename(&partial, path)).map_err(|err| {
-            let _ = std::fs::remove_file(&partial);
-            format!("cannot write {}: {err}", path.display())
-        })?;
-        Ok(true)
+        amplifier_models::write_if_changed(path, &self.to_toml())
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))
     }
 
     /// The entry a resolution is compared with: same kind, name and source

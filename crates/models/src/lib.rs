@@ -22,6 +22,25 @@ pub fn amplifier_home() -> PathBuf {
     std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".amplifier")
 }
 
+/// Writes `text` to `path` unless the file already says exactly that;
+/// returns whether it wrote. A temporary file then a rename, so a
+/// concurrent reader (another amplifier) never sees half a file.
+pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<bool> {
+    if std::fs::read_to_string(path).is_ok_and(|current| current == text) {
+        return Ok(false);
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let partial = dir.join(format!(".{name}.partial-{}", std::process::id()));
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&partial, text))
+        .and_then(|()| std::fs::rename(&partial, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written.map(|()| true)
+}
+
 /// Where pulled models are kept: `$AMPLIFIER_MODELS`, else
 /// `$AMPLIFIER_HOME/models` (models are large: some keep them on another disk).
 pub fn models_dir() -> PathBuf {
@@ -179,6 +198,19 @@ impl ModelRef {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_if_changed_writes_whole_files_and_only_changes() {
+        let dir = std::env::temp_dir().join(format!("amplifier-models-write-{}", std::process::id()));
+        let path = dir.join("nested").join("plan.yaml");
+        assert!(write_if_changed(&path, "one").unwrap(), "creates the directory and the file");
+        assert!(!write_if_changed(&path, "one").unwrap(), "the same text is not written again");
+        assert!(write_if_changed(&path, "two").unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        let left: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, [std::ffi::OsString::from("plan.yaml")], "no partial file left");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn names_resolve_and_paths_pass_through() {

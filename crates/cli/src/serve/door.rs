@@ -57,6 +57,12 @@ impl Door {
         Ok(Door { token, local, rate: rate.max(1), seen: Mutex::default() })
     }
 
+    /// The same door at the address the listener got (the same IP, the
+    /// port it was given for port 0).
+    pub fn listening_on(self, local: SocketAddr) -> Door {
+        Door { local, ..self }
+    }
+
     /// Why a request may not come in, if it may not.
     fn refuse(&self, peer: IpAddr, method: &Method, headers: &HeaderMap) -> Option<(StatusCode, String)> {
         let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
