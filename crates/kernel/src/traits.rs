@@ -3,14 +3,11 @@
 //! implement them in-process. Futures are spelled out (no `async_trait`) so
 //! the signatures say exactly what is boxed.
 
-use std::path::PathBuf;
-
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::errors::ModuleError;
 use crate::models::{ChatRequest, ChatResponse, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec};
-pub use crate::ops::RequestView;
+pub use crate::ops::{RequestView, ResolveRequest, ResolvedModule, ResolvedSource};
 
 // The hook trait lives beside the registry that calls it (and the
 // orchestrator's beside the coordinator it is given); these paths stay.
@@ -58,39 +55,6 @@ pub trait ContextManager: Send + Sync {
     }
     fn set_messages(&self, messages: Vec<Message>) -> BoxFuture<'_, ModuleResult<()>>;
     fn clear(&self) -> BoxFuture<'_, ModuleResult<()>>;
-}
-
-/// A request to find a module's code.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ResolveRequest {
-    pub module_id: String,
-    /// The plan's `source` for this module, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_hint: Option<String>,
-    /// Directory relative sources are resolved against (the plan file's directory).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base_dir: Option<PathBuf>,
-}
-
-/// Where a module's code was found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ResolvedSource {
-    /// A built shared library, loaded as is.
-    Library { path: PathBuf },
-    /// A plugin crate directory, built (or taken from the build cache) first.
-    Crate { path: PathBuf },
-    /// A module linked into the host binary, by name.
-    Builtin { name: String },
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResolvedModule {
-    pub source: ResolvedSource,
-    /// Which resolver answered (`env`, `plan`, `installed`, a plugin's name…).
-    pub resolver: String,
-    /// Human description of the source, for summaries and lockfiles.
-    pub origin: String,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

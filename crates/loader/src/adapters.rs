@@ -14,14 +14,14 @@ use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{
     ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec,
 };
-use amplifier_kernel::ops::{self, plugin, RequestView};
+use amplifier_kernel::ops::plugin::{context, hook, orchestrator, provider, resolver, tool};
+use amplifier_kernel::ops::{self, NoParams, Op, RequestView};
 use amplifier_kernel::traits::{
     BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Provider, ResolveError, ResolveRequest,
     ResolvedModule, ResolvedSource, StreamSink, Tool,
 };
 use amplifier_kernel::{Coordinator, ErrorKind, ModuleError};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::Value;
 
 /// One mounted plugin instance.
@@ -47,8 +47,9 @@ impl PluginModule {
         })
     }
 
-    /// Starts `op` with raw JSON parameters and waits for the JSON answer.
-    pub async fn call_raw(&self, op: &str, params: &str, stream: Option<StreamSink>) -> ModuleResult<String> {
+    /// Starts operation `O` with its parameters as JSON text and waits for
+    /// the JSON answer (for payloads the host forwards without reading).
+    pub async fn call_raw<O: Op>(&self, params: &str, stream: Option<StreamSink>) -> ModuleResult<String> {
         let on_event = stream.map(|sink| {
             Arc::new(move |json: String| {
                 if let Ok(value) = serde_json::from_str(&json) {
@@ -57,21 +58,16 @@ impl PluginModule {
             }) as Arc<dyn Fn(String) + Send + Sync>
         });
         let (sink, reply) = reply_channel(on_event);
-        let outcome = self.instance.start(op.into(), params.into(), sink);
+        let outcome = self.instance.start(O::NAME.into(), params.into(), sink);
         let instance = self.instance.clone();
         await_outcome(outcome, reply, move |id| instance.cancel(id)).await.map_err(|err| self.error(&err))
     }
 
-    pub async fn call<P: Serialize, R: DeserializeOwned>(
-        &self,
-        op: &str,
-        params: &P,
-        stream: Option<StreamSink>,
-    ) -> ModuleResult<R> {
+    pub async fn call<O: Op>(&self, params: &O::Params, stream: Option<StreamSink>) -> ModuleResult<O::Reply> {
         let params = serde_json::to_string(params)?;
-        let json = self.call_raw(op, &params, stream).await?;
+        let json = self.call_raw::<O>(&params, stream).await?;
         serde_json::from_str(&json).map_err(|err| {
-            ModuleError::internal(format!("module '{}' answered '{op}' with unexpected JSON: {err}", self.name))
+            ModuleError::internal(format!("module '{}' answered '{}' with unexpected JSON: {err}", self.name, O::NAME))
         })
     }
 
@@ -104,7 +100,7 @@ impl Tool for PluginTool {
     fn execute(&self, input: Value) -> BoxFuture<'_, ToolResult> {
         Box::pin(async move {
             let params = ops::ExecuteTool { name: self.spec.name.clone(), input };
-            match self.module.call(plugin::EXECUTE_TOOL, &params, None).await {
+            match self.module.call::<tool::Execute>(&params, None).await {
                 Ok(result) => result,
                 Err(err) => ToolResult::error(
                     &err.kind_name(),
@@ -132,20 +128,20 @@ impl Provider for PluginProvider {
     }
 
     fn list_models(&self) -> BoxFuture<'_, ModuleResult<Vec<ModelInfo>>> {
-        Box::pin(async move { self.module.call(plugin::LIST_MODELS, &serde_json::json!({}), None).await })
+        Box::pin(async move { self.module.call::<provider::ListModels>(&NoParams, None).await })
     }
 
     fn complete(&self, request: ChatRequest, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<ChatResponse>> {
         Box::pin(async move {
-            let params = ops::Complete { request, stream: stream.is_some() };
-            self.module.call(plugin::COMPLETE, &params, stream).await
+            let params = ops::CompleteRequest { request, stream: stream.is_some() };
+            self.module.call::<provider::Complete>(&params, stream).await
         })
     }
 
     fn complete_json(&self, request: String, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<String>> {
         Box::pin(async move {
             let params = format!(r#"{{"request":{request},"stream":{}}}"#, stream.is_some());
-            self.module.call_raw(plugin::COMPLETE, &params, stream).await
+            self.module.call_raw::<provider::Complete>(&params, stream).await
         })
     }
 }
@@ -167,7 +163,7 @@ impl HookHandler for PluginHook {
         Box::pin(async move {
             let name = serde_json::to_string(&event.name)?;
             let params = format!(r#"{{"event":{name},"data":{}}}"#, event.data_json());
-            let json = self.module.call_raw(plugin::HANDLE, &params, None).await?;
+            let json = self.module.call_raw::<hook::Handle>(&params, None).await?;
             serde_json::from_str(&json).map_err(|err| {
                 ModuleError::internal(format!("hook '{}' returned an invalid HookResult: {err}", self.module.name()))
             })
@@ -188,38 +184,33 @@ impl PluginContext {
 impl ContextManager for PluginContext {
     fn add_message(&self, message: Message) -> BoxFuture<'_, ModuleResult<()>> {
         Box::pin(async move {
-            self.module.call::<_, Value>(plugin::ADD_MESSAGE, &ops::ContextAddMessage { message }, None).await.map(drop)
+            self.module.call::<context::AddMessage>(&ops::ContextAddMessage { message }, None).await.map(drop)
         })
     }
 
     fn get_messages(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>> {
-        Box::pin(async move { self.module.call(plugin::GET_MESSAGES, &serde_json::json!({}), None).await })
+        Box::pin(async move { self.module.call::<context::GetMessages>(&NoParams, None).await })
     }
 
     fn get_messages_for_request(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<Vec<Message>>> {
-        Box::pin(async move { self.module.call(plugin::GET_MESSAGES_FOR_REQUEST, &view, None).await })
+        Box::pin(async move { self.module.call::<context::GetMessagesForRequest>(&view, None).await })
     }
 
     fn get_messages_for_request_json(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<String>> {
         Box::pin(async move {
             let params = serde_json::to_string(&view)?;
-            self.module.call_raw(plugin::GET_MESSAGES_FOR_REQUEST, &params, None).await
+            self.module.call_raw::<context::GetMessagesForRequest>(&params, None).await
         })
     }
 
     fn set_messages(&self, messages: Vec<Message>) -> BoxFuture<'_, ModuleResult<()>> {
         Box::pin(async move {
-            self.module
-                .call::<_, Value>(plugin::SET_MESSAGES, &ops::ContextSetMessages { messages }, None)
-                .await
-                .map(drop)
+            self.module.call::<context::SetMessages>(&ops::ContextSetMessages { messages }, None).await.map(drop)
         })
     }
 
     fn clear(&self) -> BoxFuture<'_, ModuleResult<()>> {
-        Box::pin(
-            async move { self.module.call::<_, Value>(plugin::CLEAR, &serde_json::json!({}), None).await.map(drop) },
-        )
+        Box::pin(async move { self.module.call::<context::Clear>(&NoParams, None).await.map(drop) })
     }
 }
 
@@ -237,13 +228,14 @@ impl Orchestrator for PluginOrchestrator {
     fn execute(&self, prompt: String, _coordinator: Arc<Coordinator>) -> BoxFuture<'static, ModuleResult<String>> {
         // The plugin reaches the coordinator through the host object it got at mount.
         let module = self.module.clone();
-        Box::pin(async move { module.call(plugin::EXECUTE, &ops::Execute { prompt }, None).await })
+        Box::pin(async move { module.call::<orchestrator::Execute>(&ops::ExecutePrompt { prompt }, None).await })
     }
 }
 
 /// A resolver plugin as a link of the kernel's resolver chain. The plugin's
 /// "not found" (`ErrorKind::NotFound`) passes to the built-in resolvers; any
-/// other error stops the chain. A `path` answer is classified by the host.
+/// other error stops the chain. Relative paths are made absolute here; the
+/// loader classifies a `path` answer.
 pub struct PluginResolver {
     module: Arc<PluginModule>,
 }
@@ -261,43 +253,27 @@ impl ModuleSourceResolver for PluginResolver {
 
     fn resolve<'a>(&'a self, request: &'a ResolveRequest) -> BoxFuture<'a, Result<ResolvedModule, ResolveError>> {
         Box::pin(async move {
-            let params = ops::ResolveRequest {
-                module_id: request.module_id.clone(),
-                source_hint: request.source_hint.clone(),
-                base_dir: request.base_dir.clone(),
-            };
             let name = self.module.name();
-            let found: Option<ops::ResolvedModule> = match self.module.call(plugin::RESOLVE, &params, None).await {
+            let found = match self.module.call::<resolver::Resolve>(request, None).await {
                 Ok(found) => found,
-                Err(err) if err.kind == ErrorKind::NotFound => None,
-                Err(err) => {
-                    return Err(ResolveError::Failed(format!("resolver '{name}' failed: {}", err.message)));
-                }
+                Err(err) if err.kind == ErrorKind::NotFound => return Err(ResolveError::NotFound),
+                Err(err) => return Err(ResolveError::Failed(format!("resolver '{name}' failed: {}", err.message))),
             };
-            let Some(found) = found else { return Err(ResolveError::NotFound) };
             let absolute = |path: std::path::PathBuf| match (&request.base_dir, path.is_relative()) {
                 (Some(base), true) => base.join(path),
                 _ => path,
             };
-            let origin = if found.origin.is_empty() { format!("resolver '{name}'") } else { found.origin.clone() };
             let source = match found.source {
-                ops::ResolvedSource::Library { path } => ResolvedSource::Library { path: absolute(path) },
-                ops::ResolvedSource::Crate { path } => ResolvedSource::Crate { path: absolute(path) },
-                ops::ResolvedSource::Path { path } => {
-                    let path = absolute(path);
-                    let canonical = path.canonicalize().unwrap_or(path);
-                    crate::resolver::classify(&canonical).ok_or_else(|| {
-                        ResolveError::Failed(format!(
-                            "resolver '{name}' answered {} for module '{}', which is neither a module library, \
-                             a plugin crate nor an installed module directory",
-                            canonical.display(),
-                            request.module_id
-                        ))
-                    })?
-                }
+                ResolvedSource::Library { path } => ResolvedSource::Library { path: absolute(path) },
+                ResolvedSource::Crate { path } => ResolvedSource::Crate { path: absolute(path) },
+                ResolvedSource::Path { path } => ResolvedSource::Path { path: absolute(path) },
+                builtin @ ResolvedSource::Builtin { .. } => builtin,
             };
-            let resolver = if found.resolver.is_empty() { name.to_owned() } else { found.resolver };
-            Ok(ResolvedModule { source, resolver, origin })
+            Ok(ResolvedModule {
+                source,
+                resolver: if found.resolver.is_empty() { name.to_owned() } else { found.resolver },
+                origin: if found.origin.is_empty() { format!("resolver '{name}'") } else { found.origin },
+            })
         })
     }
 }

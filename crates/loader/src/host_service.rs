@@ -5,6 +5,7 @@
 //! finished session alive). Calls are answered like plugin calls are: polled
 //! once inline, spawned on the host's runtime when they must wait.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, Weak};
 
 use crate::adapters::{PluginModule, PluginTool};
@@ -13,11 +14,12 @@ use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr};
 use amplifier_abi::bridge::{error_json, CallFuture, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApi, HostApiBox, HostApi_TO};
-use amplifier_kernel::ops::{self, host, ProviderDescriptor, SessionInfo};
-use amplifier_kernel::traits::StreamSink;
-use amplifier_kernel::{Coordinator, ModuleError};
+use amplifier_kernel::models::ToolSpec;
+use amplifier_kernel::ops::host::{capability, context, history, hooks, log, provider, session, tool, tools};
+use amplifier_kernel::ops::{Done, NoParams, Op, ProviderDescriptor, RequestView, SessionInfo};
+use amplifier_kernel::plan::ModuleKind;
+use amplifier_kernel::{BoxFuture, Coordinator, ErrorKind, ModuleError, ModuleResult, StreamSink};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::Value;
 use tracing::level_filters::LevelFilter;
 
@@ -28,6 +30,7 @@ pub type InstanceSlot = Arc<OnceLock<Weak<PluginModule>>>;
 pub struct HostService {
     coordinator: Weak<Coordinator>,
     module: String,
+    kind: ModuleKind,
     instance: InstanceSlot,
     runtime: tokio::runtime::Handle,
     calls: Arc<PendingCalls>,
@@ -39,12 +42,14 @@ impl HostService {
     pub fn new_api(
         coordinator: &Arc<Coordinator>,
         module: &str,
+        kind: ModuleKind,
         runtime: tokio::runtime::Handle,
     ) -> (HostApiBox, InstanceSlot) {
         let instance = InstanceSlot::default();
         let service = HostService {
             coordinator: Arc::downgrade(coordinator),
             module: module.to_owned(),
+            kind,
             instance: instance.clone(),
             runtime,
             calls: PendingCalls::new(),
@@ -75,7 +80,17 @@ impl HostApi for HostService {
         let runtime = self.runtime.clone();
         self.calls.start(
             sink,
-            |shared| host_operation(coordinator, &self.instance, op.as_str(), params.as_str(), shared),
+            |stream| {
+                let Some(start) = handlers().0.get(op.as_str()) else {
+                    return Err(ModuleError::unsupported(format!(
+                        "the host has no operation '{op}' (this amplifier speaks module protocol {})",
+                        amplifier_abi::PROTOCOL_VERSION
+                    ))
+                    .to_wire());
+                };
+                let call = Call { coordinator, instance: self.instance.clone(), kind: self.kind, stream };
+                start(call, params.as_str())
+            },
             |task| {
                 let handle = runtime.spawn(task);
                 Box::new(move || handle.abort())
@@ -88,6 +103,195 @@ impl HostApi for HostService {
     }
 }
 
+/// What a host operation's handler works with.
+struct Call {
+    coordinator: Arc<Coordinator>,
+    /// The calling instance, for the tools it mounts.
+    instance: InstanceSlot,
+    kind: ModuleKind,
+    /// Streams events back to the caller.
+    stream: Arc<SharedSink>,
+}
+
+/// Starts one host operation: parses its parameters, returns its future.
+type Starter = Box<dyn Fn(Call, &str) -> Result<CallFuture, String> + Send + Sync>;
+
+/// A handler of operation `O`.
+type Handler<O> = fn(Call, <O as Op>::Params) -> BoxFuture<'static, ModuleResult<<O as Op>::Reply>>;
+
+/// The host operations, by wire name.
+#[derive(Default)]
+struct Handlers(HashMap<&'static str, Starter>);
+
+impl Handlers {
+    /// Answers `O` with `handler`.
+    fn on<O: Op>(&mut self, handler: Handler<O>) -> &mut Self {
+        self.on_json::<O, O::Params>(move |call, params| {
+            let reply = handler(call, params);
+            Box::pin(async move {
+                serde_json::to_string(&reply.await?).map_err(|err| ModuleError::internal(err.to_string()))
+            })
+        })
+    }
+
+    /// Answers `O` with `handler`, which reads the parameters as `P` (a
+    /// lazily parsed twin of `O::Params`) and answers `O::Reply` as JSON text:
+    /// for payloads the host forwards without reading.
+    fn on_json<O: Op, P: DeserializeOwned + 'static>(
+        &mut self,
+        handler: impl Fn(Call, P) -> BoxFuture<'static, ModuleResult<String>> + Send + Sync + 'static,
+    ) -> &mut Self {
+        let start = move |call: Call, params: &str| -> Result<CallFuture, String> {
+            let params: P = serde_json::from_str(params).map_err(|err| {
+                ModuleError::new(
+                    ErrorKind::InvalidRequest,
+                    format!("invalid parameters for host operation '{}': {err}", O::NAME),
+                )
+                .to_wire()
+            })?;
+            let reply = handler(call, params);
+            Ok(Box::pin(async move { reply.await.map_err(|err| err.to_wire()) }))
+        };
+        self.0.insert(O::NAME, Box::new(start));
+        self
+    }
+}
+
+fn handlers() -> &'static Handlers {
+    static HANDLERS: OnceLock<Handlers> = OnceLock::new();
+    HANDLERS.get_or_init(|| {
+        let mut table = Handlers::default();
+        table
+            .on::<hooks::Emit>(|call, p| Box::pin(async move { Ok(call.coordinator.emit(&p.event, p.data).await) }))
+            .on::<hooks::Dispatch>(|call, p| {
+                Box::pin(async move { Ok(call.coordinator.dispatch(&p.event, p.data).await) })
+            })
+            .on::<hooks::Process>(|call, p| {
+                Box::pin(
+                    async move { Ok(call.coordinator.process_hook_result(p.result, &p.event, &p.hook_name).await) },
+                )
+            })
+            // The request stays JSON text: it is forwarded, not read.
+            .on_json::<provider::Complete, RawProviderComplete>(|call, p| {
+                let stream = call.stream;
+                let sink: Option<StreamSink> =
+                    p.stream.then(|| Arc::new(move |event: Value| stream.event(event.to_string())) as StreamSink);
+                Box::pin(async move {
+                    call.coordinator.complete_json(p.provider.as_deref(), p.request.get().to_owned(), sink).await
+                })
+            })
+            .on::<provider::List>(|call, NoParams| {
+                let providers = call
+                    .coordinator
+                    .providers()
+                    .into_iter()
+                    .map(|p| ProviderDescriptor {
+                        info: p.provider.info().clone(),
+                        name: p.name,
+                        module: p.module,
+                        priority: p.priority,
+                    })
+                    .collect();
+                Box::pin(async move { Ok(providers) })
+            })
+            .on::<tool::Execute>(|call, p| {
+                Box::pin(
+                    async move { Ok(call.coordinator.execute_tool(&p.name, p.input, p.tool_call_id.as_deref()).await) },
+                )
+            })
+            .on::<tool::List>(|call, NoParams| {
+                let specs = call.coordinator.tool_specs();
+                Box::pin(async move { Ok(specs) })
+            })
+            .on::<tools::Mount>(|call, p| {
+                let mounted = mount_tools(&call, p.tools);
+                Box::pin(async move { mounted.map(|()| Done) })
+            })
+            .on::<tools::Unmount>(|call, p| {
+                let module = call.instance.get().and_then(Weak::upgrade).map(|m| m.name().to_owned());
+                for name in p.names {
+                    // Only the module that mounted a tool may take it away.
+                    if call.coordinator.tool(&name).is_some_and(|t| Some(&t.module) == module.as_ref()) {
+                        call.coordinator.unmount_tool(&name);
+                    }
+                }
+                Box::pin(async move { Ok(Done) })
+            })
+            .on::<context::AddMessage>(|call, p| {
+                Box::pin(async move { call.coordinator.add_message(p.message).await.map(|()| Done) })
+            })
+            .on::<context::GetMessages>(|call, NoParams| Box::pin(async move { call.coordinator.get_messages().await }))
+            // The view stays JSON text from a plugin context to the caller.
+            .on_json::<context::GetMessagesForRequest, RequestView>(|call, view| {
+                Box::pin(async move { call.coordinator.get_messages_for_request_json(view).await })
+            })
+            .on::<context::SetMessages>(|call, p| {
+                Box::pin(async move { call.coordinator.set_messages(p.messages).await.map(|()| Done) })
+            })
+            .on::<context::Clear>(|call, NoParams| {
+                Box::pin(async move { call.coordinator.clear_messages().await.map(|()| Done) })
+            })
+            .on::<capability::Get>(|call, p| {
+                let value = call.coordinator.get_capability(&p.name);
+                Box::pin(async move { Ok(value) })
+            })
+            .on::<capability::Register>(|call, p| {
+                call.coordinator.register_capability(p.name, p.value);
+                Box::pin(async move { Ok(Done) })
+            })
+            .on::<session::Info>(|call, NoParams| {
+                let c = &call.coordinator;
+                let info = SessionInfo {
+                    session_id: c.session_id().to_owned(),
+                    parent_id: c.parent_id().map(str::to_owned),
+                    cancellation: serde_json::to_value(c.cancellation().state())
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    tools: c.tool_names(),
+                    depth: c.depth(),
+                };
+                Box::pin(async move { Ok(info) })
+            })
+            .on::<session::SteeringTake>(|call, NoParams| {
+                let steering = call.coordinator.take_steering();
+                Box::pin(async move { Ok(steering) })
+            })
+            .on::<session::Spawn>(|call, request| Box::pin(async move { call.coordinator.spawn(request).await }))
+            .on::<session::AgentTurn>(|call, turn| {
+                let stream = call.stream;
+                let observer: StreamSink = Arc::new(move |event: Value| stream.event(event.to_string()));
+                Box::pin(async move { call.coordinator.agent_turn(turn, Some(observer)).await })
+            })
+            .on::<session::Agents>(|call, NoParams| {
+                let agents = amplifier_kernel::spawn::agent_summaries(call.coordinator.plan());
+                Box::pin(async move { Ok(agents) })
+            })
+            .on::<history::Fetch>(|call, p| {
+                Box::pin(async move { call.coordinator.chat_history()?.fetch(&p.agent, p.max_messages).await })
+            })
+            .on::<history::FetchAll>(|call, NoParams| {
+                Box::pin(async move { call.coordinator.chat_history()?.fetch_all().await })
+            })
+            .on::<history::Save>(|call, p| {
+                Box::pin(async move {
+                    call.coordinator.chat_history()?.save(&p.agent, p.messages, p.max_messages).await.map(|()| Done)
+                })
+            })
+            .on::<log::Level>(|_, NoParams| {
+                let level = match LevelFilter::current() {
+                    LevelFilter::OFF | LevelFilter::ERROR => "error",
+                    LevelFilter::WARN => "warn",
+                    LevelFilter::INFO => "info",
+                    LevelFilter::DEBUG => "debug",
+                    _ => "trace",
+                };
+                Box::pin(async move { Ok(level.to_owned()) })
+            });
+        table
+    })
+}
+
 /// `ops::ProviderComplete` with the request kept as unparsed JSON.
 #[derive(serde::Deserialize)]
 struct RawProviderComplete {
@@ -98,177 +302,78 @@ struct RawProviderComplete {
     stream: bool,
 }
 
-fn parse<T: DeserializeOwned>(op: &str, params: &str) -> Result<T, String> {
-    serde_json::from_str(params).map_err(|err| {
-        ModuleError::new(
-            amplifier_kernel::ErrorKind::InvalidRequest,
-            format!("invalid parameters for host operation '{op}': {err}"),
-        )
-        .to_wire()
-    })
-}
-
-fn answer(result: Result<impl Serialize, ModuleError>) -> Result<String, String> {
-    match result {
-        Ok(value) => serde_json::to_string(&value).map_err(|err| ModuleError::internal(err.to_string()).to_wire()),
-        Err(err) => Err(err.to_wire()),
+/// Mounts tools whose calls come back to the calling instance, which must
+/// be a tool module: no other kind answers `execute` for a tool.
+fn mount_tools(call: &Call, tools: Vec<ToolSpec>) -> ModuleResult<()> {
+    if call.kind != ModuleKind::Tool {
+        return Err(ModuleError::unsupported(format!(
+            "only a tool module can mount tools (their calls come back to its tool dispatcher); \
+             this module is mounted as kind '{}'",
+            call.kind
+        )));
     }
+    let module = call
+        .instance
+        .get()
+        .and_then(Weak::upgrade)
+        .ok_or_else(|| ModuleError::unsupported("tools can be mounted only after the module finished mounting"))?;
+    for spec in tools {
+        call.coordinator.mount_tool(module.name(), Arc::new(PluginTool::new(module.clone(), spec)));
+    }
+    Ok(())
 }
 
-/// Builds the future answering one host operation.
-fn host_operation(
-    coordinator: Arc<Coordinator>,
-    instance: &InstanceSlot,
-    op: &str,
-    params: &str,
-    stream: Arc<SharedSink>,
-) -> Result<CallFuture, String> {
-    let c = coordinator;
-    Ok(match op {
-        host::HOOKS_EMIT => {
-            let p: ops::EmitEvent = parse(op, params)?;
-            Box::pin(async move { answer(Ok(c.emit(&p.event, p.data).await)) })
-        }
-        host::HOOKS_DISPATCH => {
-            let p: ops::EmitEvent = parse(op, params)?;
-            Box::pin(async move { answer(Ok(c.dispatch(&p.event, p.data).await)) })
-        }
-        host::HOOKS_PROCESS => {
-            let p: ops::ProcessHookResult = parse(op, params)?;
-            Box::pin(async move { answer(Ok(c.process_hook_result(p.result, &p.event, &p.hook_name).await)) })
-        }
-        host::PROVIDER_COMPLETE => {
-            // The request stays JSON text: it is forwarded, not read.
-            let p: RawProviderComplete = parse(op, params)?;
-            let sink: Option<StreamSink> =
-                p.stream.then(|| Arc::new(move |event: Value| stream.event(event.to_string())) as StreamSink);
-            Box::pin(async move {
-                c.complete_json(p.provider.as_deref(), p.request.get().to_owned(), sink).await.map_err(|e| e.to_wire())
-            })
-        }
-        host::PROVIDER_LIST => {
-            let providers: Vec<ProviderDescriptor> = c
-                .providers()
-                .into_iter()
-                .map(|p| ProviderDescriptor {
-                    info: p.provider.info().clone(),
-                    name: p.name,
-                    module: p.module,
-                    priority: p.priority,
-                })
-                .collect();
-            Box::pin(async move { answer(Ok(providers)) })
-        }
-        host::TOOL_EXECUTE => {
-            let p: ops::HostExecuteTool = parse(op, params)?;
-            Box::pin(async move { answer(Ok(c.execute_tool(&p.name, p.input, p.tool_call_id.as_deref()).await)) })
-        }
-        host::TOOLS_MOUNT => {
-            let p: ops::MountTools = parse(op, params)?;
-            let module = instance.get().and_then(Weak::upgrade).ok_or_else(|| {
-                ModuleError::unsupported("tools can be mounted only after the module finished mounting").to_wire()
-            })?;
-            for spec in p.tools {
-                c.mount_tool(module.name(), Arc::new(PluginTool::new(module.clone(), spec)));
-            }
-            Box::pin(async move { answer(Ok(Value::Null)) })
-        }
-        host::TOOLS_UNMOUNT => {
-            let p: ops::UnmountTools = parse(op, params)?;
-            let module = instance.get().and_then(Weak::upgrade).map(|m| m.name().to_owned()).unwrap_or_default();
-            for name in p.names {
-                // Only the module that mounted a tool may take it away.
-                if c.tool(&name).is_some_and(|t| t.module == module) {
-                    c.unmount_tool(&name);
-                }
-            }
-            Box::pin(async move { answer(Ok(Value::Null)) })
-        }
-        host::TOOL_LIST => {
-            let specs = c.tool_specs();
-            Box::pin(async move { answer(Ok(specs)) })
-        }
-        host::CONTEXT_ADD_MESSAGE => {
-            let p: ops::ContextAddMessage = parse(op, params)?;
-            Box::pin(async move { answer(c.add_message(p.message).await) })
-        }
-        host::CONTEXT_GET_MESSAGES => Box::pin(async move { answer(c.get_messages().await) }),
-        host::CONTEXT_GET_MESSAGES_FOR_REQUEST => {
-            let view: ops::RequestView = parse(op, params)?;
-            Box::pin(async move { c.get_messages_for_request_json(view).await.map_err(|e| e.to_wire()) })
-        }
-        host::CONTEXT_SET_MESSAGES => {
-            let p: ops::ContextSetMessages = parse(op, params)?;
-            Box::pin(async move { answer(c.set_messages(p.messages).await) })
-        }
-        host::CONTEXT_CLEAR => Box::pin(async move { answer(c.clear_messages().await) }),
-        host::CAPABILITY_GET => {
-            let p: ops::CapabilityName = parse(op, params)?;
-            let value = c.get_capability(&p.name).unwrap_or(Value::Null);
-            Box::pin(async move { answer(Ok(value)) })
-        }
-        host::CAPABILITY_REGISTER => {
-            let p: ops::RegisterCapability = parse(op, params)?;
-            c.register_capability(p.name, p.value);
-            Box::pin(async move { answer(Ok(Value::Null)) })
-        }
-        host::SESSION_INFO => {
-            let info = SessionInfo {
-                session_id: c.session_id().to_owned(),
-                parent_id: c.parent_id().map(str::to_owned),
-                cancellation: serde_json::to_value(c.cancellation().state())
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                tools: c.tool_names(),
-                depth: c.depth(),
-            };
-            Box::pin(async move { answer(Ok(info)) })
-        }
-        host::SESSION_STEERING_TAKE => {
-            let steering = c.take_steering();
-            Box::pin(async move { answer(Ok(steering)) })
-        }
-        host::SESSION_SPAWN => {
-            let request: ops::SpawnRequest = parse(op, params)?;
-            Box::pin(async move { answer(c.spawn(request).await) })
-        }
-        host::SESSION_AGENT_TURN => {
-            let turn: ops::AgentTurn = parse(op, params)?;
-            let observer: StreamSink = Arc::new(move |event: Value| stream.event(event.to_string()));
-            Box::pin(async move { answer(c.agent_turn(turn, Some(observer)).await) })
-        }
-        host::HISTORY_FETCH => {
-            let p: ops::HistoryFetch = parse(op, params)?;
-            Box::pin(async move { answer(async { c.chat_history()?.fetch(&p.agent, p.max_messages).await }.await) })
-        }
-        host::HISTORY_FETCH_ALL => Box::pin(async move { answer(async { c.chat_history()?.fetch_all().await }.await) }),
-        host::HISTORY_SAVE => {
-            let p: ops::HistorySave = parse(op, params)?;
-            Box::pin(async move {
-                answer(async { c.chat_history()?.save(&p.agent, p.messages, p.max_messages).await }.await)
-            })
-        }
-        host::SESSION_AGENTS => {
-            let agents = amplifier_kernel::spawn::agent_summaries(c.plan());
-            Box::pin(async move { answer(Ok(agents)) })
-        }
-        host::LOG_LEVEL => {
-            let level = match LevelFilter::current() {
-                LevelFilter::OFF | LevelFilter::ERROR => "error",
-                LevelFilter::WARN => "warn",
-                LevelFilter::INFO => "info",
-                LevelFilter::DEBUG => "debug",
-                _ => "trace",
-            };
-            Box::pin(async move { answer(Ok(level)) })
-        }
-        other => {
-            return Err(ModuleError::unsupported(format!(
-                "the host has no operation '{other}' (this amplifier speaks module protocol {})",
-                amplifier_abi::PROTOCOL_VERSION
-            ))
-            .to_wire())
-        }
-    })
+#[cfg(test)]
+mod tests {
+    use amplifier_abi::bridge::{await_outcome, reply_channel};
+    use amplifier_kernel::plan::{ModuleSpec, MountPlan, SessionSettings};
+    use amplifier_kernel::ErrorKind;
+
+    use super::*;
+
+    /// Calls `op` through a `HostApi` object as a plugin of `kind` would.
+    async fn call(kind: ModuleKind, op: &str, params: &str) -> Result<String, ModuleError> {
+        let plan = MountPlan::new(SessionSettings::new(ModuleSpec::new("loop"), ModuleSpec::new("context")));
+        let coordinator = Arc::new(Coordinator::new("s".into(), None, Arc::new(plan)));
+        coordinator.register_capability("answer", Value::from(42));
+        let (api, _slot) = HostService::new_api(&coordinator, "probe", kind, tokio::runtime::Handle::current());
+        let (sink, reply) = reply_channel(None);
+        let outcome = api.call(op.into(), params.into(), sink);
+        await_outcome(outcome, reply, |id| api.cancel(id)).await.map_err(|wire| ModuleError::from_wire(&wire))
+    }
+
+    #[tokio::test]
+    async fn operations_are_found_by_their_wire_names() {
+        let params = serde_json::to_string(&amplifier_kernel::ops::CapabilityName { name: "answer".into() }).unwrap();
+        assert_eq!(call(ModuleKind::Tool, capability::Get::NAME, &params).await.unwrap(), "42");
+        // Operations without parameters take `{}`, or anything else.
+        assert_eq!(call(ModuleKind::Tool, tool::List::NAME, "{}").await.unwrap(), "[]");
+        assert_eq!(call(ModuleKind::Tool, tool::List::NAME, "null").await.unwrap(), "[]");
+    }
+
+    #[tokio::test]
+    async fn unknown_operations_and_bad_parameters_are_named() {
+        let err = call(ModuleKind::Tool, "tool.teleport", "{}").await.unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Unsupported);
+        assert!(err.message.contains("the host has no operation 'tool.teleport'"), "{}", err.message);
+
+        let err = call(ModuleKind::Tool, capability::Get::NAME, r#"{"nom": "answer"}"#).await.unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidRequest);
+        assert!(
+            err.message.starts_with("invalid parameters for host operation 'capability.get': missing field `name`"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[tokio::test]
+    async fn only_a_tool_module_may_mount_tools() {
+        // Calls to a mounted tool come back to the module's tool dispatcher,
+        // which an orchestrator does not have.
+        let params = r#"{"tools": [{"name": "late", "description": "", "parameters": {"type": "object"}}]}"#;
+        let err = call(ModuleKind::Orchestrator, tools::Mount::NAME, params).await.unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Unsupported);
+        assert!(err.message.starts_with("only a tool module can mount tools"), "{}", err.message);
+        assert!(err.message.ends_with("this module is mounted as kind 'orchestrator'"), "{}", err.message);
+    }
 }

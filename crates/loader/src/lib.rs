@@ -96,7 +96,8 @@ impl DylibLoader {
     }
 
     /// Finds a module's code: a resolver plugin first (when the plan mounts
-    /// one), then the built-in chain.
+    /// one), then the built-in chain. A `path` answer comes back classified
+    /// (a library or a crate), never as `ResolvedSource::Path`.
     pub async fn resolve(
         &self,
         spec: &ModuleSpec,
@@ -110,7 +111,7 @@ impl DylibLoader {
         let mounted = coordinator.and_then(|c| c.resolver());
         for resolver in mounted.iter().chain(self.resolvers.iter()) {
             match resolver.resolve(&request).await {
-                Ok(found) => return Ok(found),
+                Ok(found) => return classified(found, spec),
                 Err(ResolveError::NotFound) => continue,
                 Err(ResolveError::Failed(message)) => {
                     return Err(LoadError::new(LoadReason::MissingSource, format!("{}: {message}", spec.field_path)))
@@ -193,6 +194,7 @@ impl DylibLoader {
                     .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
                 return Ok((found, ModuleCode::Builtin(module), Some(manifest)));
             }
+            ResolvedSource::Path { .. } => unreachable!("resolve() classifies every path"),
             ResolvedSource::Library { path } => (path.clone(), path.clone()),
             ResolvedSource::Crate { path } => match prebuilt_artifact(spec, path)? {
                 Some(artifact) => (artifact, path.clone()),
@@ -215,6 +217,26 @@ impl DylibLoader {
         let manifest = Manifest::read_dir(&manifest_dir)
             .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
         Ok((found, ModuleCode::Library { library, source }, manifest))
+    }
+}
+
+/// `found` with a `path` answer classified as a library or a crate.
+fn classified(found: ResolvedModule, spec: &ModuleSpec) -> Result<ResolvedModule, LoadError> {
+    let ResolvedSource::Path { path } = &found.source else { return Ok(found) };
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+    match resolver::classify(&canonical) {
+        Some(source) => Ok(ResolvedModule { source, ..found }),
+        None => Err(LoadError::new(
+            LoadReason::MissingSource,
+            format!(
+                "{}: resolver '{}' answered {} for module '{}', which is neither a module library, \
+                 a plugin crate nor an installed module directory",
+                spec.field_path,
+                found.resolver,
+                canonical.display(),
+                spec.module
+            ),
+        )),
     }
 }
 
@@ -364,8 +386,12 @@ impl ModuleLoader for DylibLoader {
                     ),
                 ));
             }
-            let (host, instance_slot) =
-                host_service::HostService::new_api(coordinator, spec.mount_name(), tokio::runtime::Handle::current());
+            let (host, instance_slot) = host_service::HostService::new_api(
+                coordinator,
+                spec.mount_name(),
+                kind,
+                tokio::runtime::Handle::current(),
+            );
             let config = serde_json::to_string(&spec.config).unwrap_or_else(|_| "{}".to_owned());
             let instance = (root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
                 .into_result()

@@ -184,7 +184,9 @@ pub async fn validate(path: &Path, options: &ValidateOptions) -> Result<Validati
     let (manifest_dir, library_given) = match &source {
         ResolvedSource::Crate { path } => (path.clone(), None),
         ResolvedSource::Library { path } => (path.parent().map(Path::to_owned).unwrap_or_default(), Some(path.clone())),
-        ResolvedSource::Builtin { .. } => unreachable!("a path never classifies as a built-in module"),
+        ResolvedSource::Builtin { .. } | ResolvedSource::Path { .. } => {
+            unreachable!("classify answers a library or a crate")
+        }
     };
     let mut checks = Checks::default();
 
@@ -463,8 +465,12 @@ impl Validation<'_> {
             Ok(Err(err)) => err.message,
         };
         // As the loader does, but without the schema check in front.
-        let (host, _slot) =
-            crate::host_service::HostService::new_api(coordinator, &self.name, tokio::runtime::Handle::current());
+        let (host, _slot) = crate::host_service::HostService::new_api(
+            coordinator,
+            &self.name,
+            self.kind,
+            tokio::runtime::Handle::current(),
+        );
         let json = serde_json::to_string(&config).unwrap_or_else(|_| "{}".to_owned());
         let direct =
             match (library.root.instantiate())(self.kind.as_str().into(), json.as_str().into(), host).into_result() {

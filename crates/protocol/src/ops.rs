@@ -1,92 +1,267 @@
-//! Operations that cross the plugin boundary, with their parameter shapes.
+//! Operations that cross the plugin boundary, each a type.
 //!
-//! Host → plugin operations are started with `PluginInstance::start(op, params)`;
-//! plugin → host operations (the "kernel service" orchestrators and other
-//! modules use) with `HostApi::call(op, params)`. Parameters and results are
-//! JSON; failures are a [`crate::ModuleError`] as JSON.
+//! An operation ([`Op`]) names itself on the wire ([`Op::NAME`]) and fixes
+//! its parameter and reply types, so the host and the SDK cannot drift: a
+//! caller writes `host.call::<host::tool::Execute>(&params)` and gets a
+//! `ToolResult`. The types' module path is the wire name: `tool.execute`
+//! is [`host::tool::Execute`].
+//!
+//! Host → plugin operations ([`plugin`]) are started with
+//! `PluginInstance::start(name, params)`; plugin → host operations ([`host`],
+//! the kernel services orchestrators and other modules use) with
+//! `HostApi::call(name, params)`. Parameters and replies are JSON; failures
+//! are a [`crate::ModuleError`] as JSON.
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::models::{ChatRequest, HookAction, HookResult, InjectionRole, JsonMap, Message, ProviderInfo, ToolSpec};
 
-/// Operations a plugin instance answers, by kind.
+/// One operation: its wire name and the JSON shapes of its parameters and reply.
+pub trait Op: 'static {
+    const NAME: &'static str;
+    type Params: Serialize + DeserializeOwned + Send + 'static;
+    type Reply: Serialize + DeserializeOwned + Send + 'static;
+}
+
+/// The parameters of an operation that takes none: `{}` on the wire (any
+/// JSON is accepted, as it always was).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoParams;
+
+impl Serialize for NoParams {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_map(Some(0)).and_then(serde::ser::SerializeMap::end)
+    }
+}
+
+impl<'de> Deserialize<'de> for NoParams {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(deserializer).map(|_| NoParams)
+    }
+}
+
+/// The reply of an operation that returns nothing: `null` on the wire (any
+/// JSON is accepted).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Done;
+
+impl Serialize for Done {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+impl<'de> Deserialize<'de> for Done {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(deserializer).map(|_| Done)
+    }
+}
+
+/// Declares operations: `Type = "wire.name": Params => Reply;`.
+macro_rules! operations {
+    ($($(#[$doc:meta])* $op:ident = $name:literal: $params:ty => $reply:ty;)+) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum $op {}
+
+            impl $crate::ops::Op for $op {
+                const NAME: &'static str = $name;
+                type Params = $params;
+                type Reply = $reply;
+            }
+        )+
+    };
+}
+
+/// Operations a plugin instance answers, by module kind.
 pub mod plugin {
-    /// tool: `ExecuteTool` → `ToolResult`.
-    pub const EXECUTE_TOOL: &str = "execute";
-    /// provider: `Complete` → `ChatResponse`; streamed deltas arrive as events.
-    pub const COMPLETE: &str = "complete";
-    /// provider: `{}` → `[ModelInfo]`.
-    pub const LIST_MODELS: &str = "list_models";
-    /// hook: `HandleEvent` → `HookResult`.
-    pub const HANDLE: &str = "handle";
-    /// orchestrator: `Execute` → the final text as a JSON string.
-    pub const EXECUTE: &str = "execute";
-    /// context: the five context operations, each with the `Context*` shapes below.
-    pub const ADD_MESSAGE: &str = "add_message";
-    pub const GET_MESSAGES: &str = "get_messages";
-    pub const GET_MESSAGES_FOR_REQUEST: &str = "get_messages_for_request";
-    pub const SET_MESSAGES: &str = "set_messages";
-    pub const CLEAR: &str = "clear";
-    /// resolver: `ResolveRequest` → `ResolvedModule`, or a `not_found` error.
-    pub const RESOLVE: &str = "resolve";
+    pub mod tool {
+        use crate::models::ToolResult;
+        use crate::ops::ExecuteTool;
+
+        operations! {
+            /// Runs one of the module's tools (input already schema-checked).
+            Execute = "execute": ExecuteTool => ToolResult;
+        }
+    }
+
+    pub mod provider {
+        use crate::models::{ChatResponse, ModelInfo};
+        use crate::ops::{CompleteRequest, NoParams};
+
+        operations! {
+            /// One completion; with `stream`, deltas arrive as events first.
+            Complete = "complete": CompleteRequest => ChatResponse;
+            ListModels = "list_models": NoParams => Vec<ModelInfo>;
+        }
+    }
+
+    pub mod hook {
+        use crate::models::HookResult;
+        use crate::ops::HandleEvent;
+
+        operations! {
+            /// One event; a plain "continue" may be answered as `{}`.
+            Handle = "handle": HandleEvent => HookResult;
+        }
+    }
+
+    pub mod orchestrator {
+        use crate::ops::ExecutePrompt;
+
+        operations! {
+            /// Runs one prompt; the reply is the final text.
+            Execute = "execute": ExecutePrompt => String;
+        }
+    }
+
+    pub mod context {
+        use crate::models::Message;
+        use crate::ops::{ContextAddMessage, ContextSetMessages, Done, NoParams, RequestView};
+
+        operations! {
+            AddMessage = "add_message": ContextAddMessage => Done;
+            GetMessages = "get_messages": NoParams => Vec<Message>;
+            /// A view fit for one request; the stored history is unchanged.
+            GetMessagesForRequest = "get_messages_for_request": RequestView => Vec<Message>;
+            SetMessages = "set_messages": ContextSetMessages => Done;
+            Clear = "clear": NoParams => Done;
+        }
+    }
+
+    pub mod resolver {
+        use crate::ops::{ResolveRequest, ResolvedModule};
+
+        operations! {
+            /// Finds a module's code; a `not_found` error means "not mine".
+            Resolve = "resolve": ResolveRequest => ResolvedModule;
+        }
+    }
 }
 
 /// Operations the host answers for a plugin.
 pub mod host {
-    /// `EmitEvent` → raw `HookResult` (upstream's `hooks.emit`).
-    pub const HOOKS_EMIT: &str = "hooks.emit";
-    /// `EmitEvent` → `HookOutcome`: emit, then process the verdict.
-    pub const HOOKS_DISPATCH: &str = "hooks.dispatch";
-    /// `ProcessHookResult` → `HookOutcome`.
-    pub const HOOKS_PROCESS: &str = "hooks.process";
-    /// `ProviderComplete` → `ChatResponse`; with `stream`, deltas arrive as events.
-    pub const PROVIDER_COMPLETE: &str = "provider.complete";
-    /// `{}` → `[ProviderDescriptor]`, preferred first.
-    pub const PROVIDER_LIST: &str = "provider.list";
-    /// `HostExecuteTool` → `ToolResult` (input validated against the tool's schema).
-    pub const TOOL_EXECUTE: &str = "tool.execute";
-    /// `{}` → `[ToolSpec]`.
-    pub const TOOL_LIST: &str = "tool.list";
-    /// `MountTools` → null: mounts tools now; calls to them come back to the
-    /// mounting instance's `execute` (for tools discovered at run time).
-    pub const TOOLS_MOUNT: &str = "tools.mount";
-    /// `UnmountTools` → null: unmounts tools this instance mounted.
-    pub const TOOLS_UNMOUNT: &str = "tools.unmount";
-    pub const CONTEXT_ADD_MESSAGE: &str = "context.add_message";
-    pub const CONTEXT_GET_MESSAGES: &str = "context.get_messages";
-    pub const CONTEXT_GET_MESSAGES_FOR_REQUEST: &str = "context.get_messages_for_request";
-    pub const CONTEXT_SET_MESSAGES: &str = "context.set_messages";
-    pub const CONTEXT_CLEAR: &str = "context.clear";
-    /// `CapabilityName` → the value or null.
-    pub const CAPABILITY_GET: &str = "capability.get";
-    /// `RegisterCapability` → null.
-    pub const CAPABILITY_REGISTER: &str = "capability.register";
-    /// `{}` → `SessionInfo`.
-    pub const SESSION_INFO: &str = "session.info";
-    /// `{}` → `[String]`: takes the steering queue (what the user typed while
-    /// the turn ran), oldest first.
-    pub const SESSION_STEERING_TAKE: &str = "session.steering_take";
-    /// `{}` → the most verbose level the host logs (`"error"` … `"trace"`).
-    pub const LOG_LEVEL: &str = "log.level";
-    /// `SpawnRequest` → `SpawnResult`: run (or resume) a child session of an agent.
-    pub const SESSION_SPAWN: &str = "session.spawn";
-    /// `{}` → `[AgentSummary]`: the agents a child session may be spawned for.
-    pub const SESSION_AGENTS: &str = "session.agents";
-    /// `AgentTurn` → `AgentTurnResult`: one turn of an agent in a fresh child
-    /// session seeded with a history; the child's events arrive as
-    /// `{event, data}` stream events while it runs.
-    pub const SESSION_AGENT_TURN: &str = "session.agent_turn";
-    /// `HistoryFetch` → `[Message]`: an agent's stored history in the
-    /// front end's conversation (user and conversation ids are the host's).
-    pub const HISTORY_FETCH: &str = "history.fetch";
-    /// `{}` → `[Message]`: every agent's history merged in time order, each
-    /// assistant text prefixed `[agent] `, untrimmed.
-    pub const HISTORY_FETCH_ALL: &str = "history.fetch_all";
-    /// `HistorySave` → null: appends to an agent's history, then trims it.
-    pub const HISTORY_SAVE: &str = "history.save";
+    pub mod hooks {
+        use crate::models::HookResult;
+        use crate::ops::{EmitEvent, HookOutcome, ProcessHookResult};
+
+        operations! {
+            /// Emits an event; the aggregated verdict, unprocessed (upstream's `hooks.emit`).
+            Emit = "hooks.emit": EmitEvent => HookResult;
+            /// Emits an event, then processes the verdict.
+            Dispatch = "hooks.dispatch": EmitEvent => HookOutcome;
+            /// Processes a verdict the module got elsewhere.
+            Process = "hooks.process": ProcessHookResult => HookOutcome;
+        }
+    }
+
+    pub mod provider {
+        use crate::models::ChatResponse;
+        use crate::ops::{NoParams, ProviderComplete, ProviderDescriptor};
+
+        operations! {
+            /// A completion; with `stream`, deltas arrive as events first.
+            Complete = "provider.complete": ProviderComplete => ChatResponse;
+            /// The mounted providers, preferred first.
+            List = "provider.list": NoParams => Vec<ProviderDescriptor>;
+        }
+    }
+
+    pub mod tool {
+        use crate::models::{ToolResult, ToolSpec};
+        use crate::ops::{HostExecuteTool, NoParams};
+
+        operations! {
+            /// Runs a mounted tool (input validated against its schema).
+            Execute = "tool.execute": HostExecuteTool => ToolResult;
+            List = "tool.list": NoParams => Vec<ToolSpec>;
+        }
+    }
+
+    pub mod tools {
+        use crate::ops::{Done, MountTools, UnmountTools};
+
+        operations! {
+            /// Mounts tools now; calls to them come back to the mounting tool
+            /// module's `execute` (for tools discovered at run time).
+            Mount = "tools.mount": MountTools => Done;
+            /// Unmounts tools this instance mounted.
+            Unmount = "tools.unmount": UnmountTools => Done;
+        }
+    }
+
+    pub mod context {
+        use crate::models::Message;
+        use crate::ops::{ContextAddMessage, ContextSetMessages, Done, NoParams, RequestView};
+
+        operations! {
+            AddMessage = "context.add_message": ContextAddMessage => Done;
+            GetMessages = "context.get_messages": NoParams => Vec<Message>;
+            GetMessagesForRequest = "context.get_messages_for_request": RequestView => Vec<Message>;
+            SetMessages = "context.set_messages": ContextSetMessages => Done;
+            Clear = "context.clear": NoParams => Done;
+        }
+    }
+
+    pub mod capability {
+        use serde_json::Value;
+
+        use crate::ops::{CapabilityName, Done, RegisterCapability};
+
+        operations! {
+            /// A registered capability's value; `null` when none is.
+            Get = "capability.get": CapabilityName => Option<Value>;
+            Register = "capability.register": RegisterCapability => Done;
+        }
+    }
+
+    pub mod session {
+        use crate::ops::{AgentSummary, AgentTurnResult, NoParams, SessionInfo, SpawnRequest, SpawnResult};
+
+        operations! {
+            Info = "session.info": NoParams => SessionInfo;
+            /// Takes the steering queue (what the user typed while the turn
+            /// ran), oldest first.
+            SteeringTake = "session.steering_take": NoParams => Vec<String>;
+            /// Runs (or resumes) a child session of an agent.
+            Spawn = "session.spawn": SpawnRequest => SpawnResult;
+            /// The agents a child session may be spawned for.
+            Agents = "session.agents": NoParams => Vec<AgentSummary>;
+            /// One turn of an agent in a fresh child session seeded with a
+            /// history; the child's events arrive as `{event, data}` stream
+            /// events while it runs.
+            AgentTurn = "session.agent_turn": crate::ops::AgentTurn => AgentTurnResult;
+        }
+    }
+
+    pub mod history {
+        use crate::models::Message;
+        use crate::ops::{Done, HistoryFetch, HistorySave, NoParams};
+
+        operations! {
+            /// An agent's stored history in the front end's conversation.
+            Fetch = "history.fetch": HistoryFetch => Vec<Message>;
+            /// Every agent's history merged in time order, each assistant
+            /// text prefixed `[agent] `, untrimmed.
+            FetchAll = "history.fetch_all": NoParams => Vec<Message>;
+            /// Appends to an agent's history, then trims it.
+            Save = "history.save": HistorySave => Done;
+        }
+    }
+
+    pub mod log {
+        use crate::ops::NoParams;
+
+        operations! {
+            /// The most verbose level the host logs (`"error"` … `"trace"`).
+            Level = "log.level": NoParams => String;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -97,7 +272,7 @@ pub struct ExecuteTool {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Complete {
+pub struct CompleteRequest {
     pub request: ChatRequest,
     /// Whether the caller wants streamed delta events.
     #[serde(default)]
@@ -111,7 +286,7 @@ pub struct HandleEvent {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Execute {
+pub struct ExecutePrompt {
     pub prompt: String,
 }
 
@@ -317,8 +492,7 @@ pub struct ProviderDescription {
     pub info: ProviderInfo,
 }
 
-/// What a resolver plugin is asked (`plugin::RESOLVE`): find the code of
-/// one module. Mirrors the kernel's `traits::ResolveRequest`.
+/// What a resolver is asked: find the code of one module.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResolveRequest {
     pub module_id: String,
@@ -330,8 +504,7 @@ pub struct ResolveRequest {
     pub base_dir: Option<PathBuf>,
 }
 
-/// Where a resolver plugin found a module's code. Mirrors the kernel's
-/// `traits::ResolvedSource`, plus `path`, which lets the host decide.
+/// Where a resolver found a module's code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResolvedSource {
@@ -342,14 +515,16 @@ pub enum ResolvedSource {
     /// A library, a crate directory or an installed module directory: the
     /// host looks. A relative path is taken relative to the request's `base_dir`.
     Path { path: PathBuf },
+    /// A module linked into the host binary, by name.
+    Builtin { name: String },
 }
 
-/// A resolver plugin's answer. Mirrors the kernel's `traits::ResolvedModule`;
-/// the host fills an empty `resolver` with the plugin's name.
+/// A resolver's answer; the host fills an empty `resolver` with a plugin
+/// resolver's name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResolvedModule {
     pub source: ResolvedSource,
-    /// Which resolver answered.
+    /// Which resolver answered (`env`, `plan`, `installed`, a plugin's name…).
     #[serde(default)]
     pub resolver: String,
     /// Human description of the source, for summaries and lockfiles.
@@ -406,5 +581,29 @@ pub struct HookOutcome {
 impl HookOutcome {
     pub fn is_denied(&self) -> bool {
         self.action == HookAction::Deny
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_without_parameters_or_reply_keep_their_wire_forms() {
+        assert_eq!(serde_json::to_string(&NoParams).unwrap(), "{}");
+        assert_eq!(serde_json::to_string(&Done).unwrap(), "null");
+        // Whatever a peer of any version sent is accepted.
+        for json in ["{}", "null", r#"{"x": 1}"#, "[]"] {
+            assert_eq!(serde_json::from_str::<NoParams>(json).unwrap(), NoParams, "{json}");
+            assert_eq!(serde_json::from_str::<Done>(json).unwrap(), Done, "{json}");
+        }
+    }
+
+    #[test]
+    fn a_missing_capability_is_null_both_ways() {
+        type Reply = <host::capability::Get as Op>::Reply;
+        assert_eq!(serde_json::to_string(&Reply::None).unwrap(), "null");
+        assert_eq!(serde_json::from_str::<Reply>("null").unwrap(), None);
+        assert_eq!(serde_json::from_str::<Reply>("42").unwrap(), Some(Value::from(42)));
     }
 }

@@ -5,10 +5,8 @@ use std::sync::Arc;
 use amplifier_abi::bridge::{await_outcome, reply_channel};
 use amplifier_abi::HostApiBox;
 use amplifier_protocol::models::{ChatRequest, ChatResponse, HookResult, JsonMap, Message, ToolResult, ToolSpec};
-use amplifier_protocol::ops::{self, host, HookOutcome, ProviderDescriptor, RequestView, SessionInfo};
+use amplifier_protocol::ops::{self, host, HookOutcome, NoParams, Op, ProviderDescriptor, RequestView, SessionInfo};
 use amplifier_protocol::ModuleError;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::Value;
 
 /// A handle on the host, given to every module at mount. Cheap to clone.
@@ -26,18 +24,19 @@ impl Host {
         self.api.clone()
     }
 
-    /// Calls a host operation with JSON parameters (see `amplifier_protocol::ops::host`).
-    pub async fn call<P: Serialize, R: DeserializeOwned>(&self, op: &str, params: &P) -> Result<R, ModuleError> {
-        self.call_streaming(op, params, None).await
+    /// Calls a host operation (one of `amplifier_protocol::ops::host`):
+    /// `host.call::<host::tool::List>(&NoParams)`.
+    pub async fn call<O: Op>(&self, params: &O::Params) -> Result<O::Reply, ModuleError> {
+        self.call_streaming::<O>(params, None).await
     }
 
     /// Like [`Host::call`], forwarding streamed events to `on_event`.
-    pub async fn call_streaming<P: Serialize, R: DeserializeOwned>(
+    pub async fn call_streaming<O: Op>(
         &self,
-        op: &str,
-        params: &P,
+        params: &O::Params,
         on_event: Option<Arc<dyn Fn(Value) + Send + Sync>>,
-    ) -> Result<R, ModuleError> {
+    ) -> Result<O::Reply, ModuleError> {
+        let op = O::NAME;
         let params = serde_json::to_string(params)?;
         let on_event = on_event.map(|f| {
             Arc::new(move |json: String| {
@@ -60,25 +59,25 @@ impl Host {
     /// Emits an event and returns the aggregated hook verdict, unprocessed.
     pub async fn emit(&self, event: &str, data: JsonMap) -> Result<HookResult, ModuleError> {
         let params = ops::EmitEvent { event: event.to_owned(), data };
-        self.call(host::HOOKS_EMIT, &params).await
+        self.call::<host::hooks::Emit>(&params).await
     }
 
     /// Emits an event and applies the verdict (injections, approvals, messages):
     /// what an orchestrator normally wants.
     pub async fn dispatch(&self, event: &str, data: JsonMap) -> Result<HookOutcome, ModuleError> {
         let params = ops::EmitEvent { event: event.to_owned(), data };
-        self.call(host::HOOKS_DISPATCH, &params).await
+        self.call::<host::hooks::Dispatch>(&params).await
     }
 
     /// Mounted providers, preferred first.
     pub async fn providers(&self) -> Result<Vec<ProviderDescriptor>, ModuleError> {
-        self.call(host::PROVIDER_LIST, &serde_json::json!({})).await
+        self.call::<host::provider::List>(&NoParams).await
     }
 
     /// A completion from `provider` (the preferred one when `None`).
     pub async fn complete(&self, provider: Option<&str>, request: ChatRequest) -> Result<ChatResponse, ModuleError> {
         let params = ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: false };
-        self.call(host::PROVIDER_COMPLETE, &params).await
+        self.call::<host::provider::Complete>(&params).await
     }
 
     /// A streamed completion: `on_event` sees each delta as it arrives.
@@ -89,22 +88,22 @@ impl Host {
         on_event: Arc<dyn Fn(Value) + Send + Sync>,
     ) -> Result<ChatResponse, ModuleError> {
         let params = ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: true };
-        self.call_streaming(host::PROVIDER_COMPLETE, &params, Some(on_event)).await
+        self.call_streaming::<host::provider::Complete>(&params, Some(on_event)).await
     }
 
     /// Mounts tools now; the host sends their calls to this module's
     /// [`crate::ToolDispatcher`]. A tool of the same name is replaced.
     pub async fn mount_tools(&self, tools: Vec<ToolSpec>) -> Result<(), ModuleError> {
-        self.call::<_, Value>(host::TOOLS_MOUNT, &ops::MountTools { tools }).await.map(drop)
+        self.call::<host::tools::Mount>(&ops::MountTools { tools }).await.map(drop)
     }
 
     /// Unmounts tools this module mounted.
     pub async fn unmount_tools(&self, names: Vec<String>) -> Result<(), ModuleError> {
-        self.call::<_, Value>(host::TOOLS_UNMOUNT, &ops::UnmountTools { names }).await.map(drop)
+        self.call::<host::tools::Unmount>(&ops::UnmountTools { names }).await.map(drop)
     }
 
     pub async fn tools(&self) -> Result<Vec<ToolSpec>, ModuleError> {
-        self.call(host::TOOL_LIST, &serde_json::json!({})).await
+        self.call::<host::tool::List>(&NoParams).await
     }
 
     /// Runs a mounted tool; `tool_call_id` lets the host track it for cancellation.
@@ -116,38 +115,41 @@ impl Host {
     ) -> Result<ToolResult, ModuleError> {
         let params =
             ops::HostExecuteTool { name: name.to_owned(), input, tool_call_id: tool_call_id.map(str::to_owned) };
-        self.call(host::TOOL_EXECUTE, &params).await
+        self.call::<host::tool::Execute>(&params).await
     }
 
     pub async fn add_message(&self, message: Message) -> Result<(), ModuleError> {
-        self.call::<_, Value>(host::CONTEXT_ADD_MESSAGE, &ops::ContextAddMessage { message }).await.map(drop)
+        self.call::<host::context::AddMessage>(&ops::ContextAddMessage { message }).await.map(drop)
     }
 
     pub async fn get_messages(&self) -> Result<Vec<Message>, ModuleError> {
-        self.call(host::CONTEXT_GET_MESSAGES, &serde_json::json!({})).await
+        self.call::<host::context::GetMessages>(&NoParams).await
     }
 
     pub async fn get_messages_for_request(&self, view: RequestView) -> Result<Vec<Message>, ModuleError> {
-        self.call(host::CONTEXT_GET_MESSAGES_FOR_REQUEST, &view).await
+        self.call::<host::context::GetMessagesForRequest>(&view).await
+    }
+
+    pub async fn clear_messages(&self) -> Result<(), ModuleError> {
+        self.call::<host::context::Clear>(&NoParams).await.map(drop)
     }
 
     pub async fn set_messages(&self, messages: Vec<Message>) -> Result<(), ModuleError> {
-        self.call::<_, Value>(host::CONTEXT_SET_MESSAGES, &ops::ContextSetMessages { messages }).await.map(drop)
+        self.call::<host::context::SetMessages>(&ops::ContextSetMessages { messages }).await.map(drop)
     }
 
     pub async fn capability(&self, name: &str) -> Result<Option<Value>, ModuleError> {
-        let value: Value = self.call(host::CAPABILITY_GET, &ops::CapabilityName { name: name.to_owned() }).await?;
-        Ok((!value.is_null()).then_some(value))
+        self.call::<host::capability::Get>(&ops::CapabilityName { name: name.to_owned() }).await
     }
 
     pub async fn register_capability(&self, name: &str, value: Value) -> Result<(), ModuleError> {
         let params = ops::RegisterCapability { name: name.to_owned(), value };
-        self.call::<_, Value>(host::CAPABILITY_REGISTER, &params).await.map(drop)
+        self.call::<host::capability::Register>(&params).await.map(drop)
     }
 
     /// Runs (or, with `session_id`, resumes) a child session for one of the plan's agents.
     pub async fn spawn(&self, request: ops::SpawnRequest) -> Result<ops::SpawnResult, ModuleError> {
-        self.call(host::SESSION_SPAWN, &request).await
+        self.call::<host::session::Spawn>(&request).await
     }
 
     /// One turn of an agent in a fresh child session seeded with a history;
@@ -157,18 +159,18 @@ impl Host {
         turn: ops::AgentTurn,
         on_event: Arc<dyn Fn(Value) + Send + Sync>,
     ) -> Result<ops::AgentTurnResult, ModuleError> {
-        self.call_streaming(host::SESSION_AGENT_TURN, &turn, Some(on_event)).await
+        self.call_streaming::<host::session::AgentTurn>(&turn, Some(on_event)).await
     }
 
     /// An agent's stored history in the front end's conversation, the newest
     /// `max_messages` (all when `None`).
     pub async fn history(&self, agent: &str, max_messages: Option<usize>) -> Result<Vec<Message>, ModuleError> {
-        self.call(host::HISTORY_FETCH, &ops::HistoryFetch { agent: agent.to_owned(), max_messages }).await
+        self.call::<host::history::Fetch>(&ops::HistoryFetch { agent: agent.to_owned(), max_messages }).await
     }
 
     /// Every agent's history merged in time order, assistant texts prefixed `[agent] `.
     pub async fn merged_history(&self) -> Result<Vec<Message>, ModuleError> {
-        self.call(host::HISTORY_FETCH_ALL, &serde_json::json!({})).await
+        self.call::<host::history::FetchAll>(&NoParams).await
     }
 
     /// Appends to an agent's stored history, then trims it to `max_messages`.
@@ -179,21 +181,21 @@ impl Host {
         max_messages: Option<usize>,
     ) -> Result<(), ModuleError> {
         let params = ops::HistorySave { agent: agent.to_owned(), messages, max_messages };
-        self.call::<_, Value>(host::HISTORY_SAVE, &params).await.map(drop)
+        self.call::<host::history::Save>(&params).await.map(drop)
     }
 
     /// The agents the plan offers for child sessions.
     pub async fn agents(&self) -> Result<Vec<ops::AgentSummary>, ModuleError> {
-        self.call(host::SESSION_AGENTS, &serde_json::json!({})).await
+        self.call::<host::session::Agents>(&NoParams).await
     }
 
     pub async fn session_info(&self) -> Result<SessionInfo, ModuleError> {
-        self.call(host::SESSION_INFO, &serde_json::json!({})).await
+        self.call::<host::session::Info>(&NoParams).await
     }
 
     /// What the user typed while this turn ran, oldest first (taken: a
     /// second call sees only what came since).
     pub async fn take_steering(&self) -> Result<Vec<String>, ModuleError> {
-        self.call(host::SESSION_STEERING_TAKE, &serde_json::json!({})).await
+        self.call::<host::session::SteeringTake>(&NoParams).await
     }
 }

@@ -7,8 +7,9 @@ use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, RString};
 use amplifier_abi::bridge::{panic_error, CallFuture, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
-use amplifier_protocol::models::{HookResult, JsonMap, ToolResult, ToolSpec};
-use amplifier_protocol::ops::{self, plugin};
+use amplifier_protocol::models::{ChatResponse, HookResult, JsonMap, Message, ModelInfo, ToolResult, ToolSpec};
+use amplifier_protocol::ops::plugin::{context, hook, orchestrator, provider, resolver, tool};
+use amplifier_protocol::ops::{self, Done, NoParams, Op, RequestView, ResolveRequest, ResolvedModule};
 use amplifier_protocol::{ErrorKind, ModuleError};
 use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
@@ -120,15 +121,59 @@ impl<T: Tool> DynTool for T {
 pub trait ErasedModule: Send + Sync + 'static {
     fn describe(&self) -> ModuleResult<String>;
     /// Parses `params` and returns the operation's future.
-    fn start(
-        self: Arc<Self>,
-        op: &str,
-        params: &str,
-        stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>>;
+    fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer>;
 }
 
+/// The future of one operation's JSON reply.
+pub type Answer = BoxFuture<'static, ModuleResult<String>>;
+
 pub type MountFn<'a> = &'a (dyn Fn(MountContext) -> ModuleResult<Arc<dyn ErasedModule>> + Sync);
+
+/// Starts one operation on a module of kind `M`: parses the parameters and
+/// returns the future of the reply.
+type Starter<M> = fn(Arc<M>, &str, Stream) -> ModuleResult<Answer>;
+
+/// A module kind as the ABI sees it: its description and the operations
+/// (of `amplifier_protocol::ops::plugin`) it answers, each by its starter.
+trait Kind: Send + Sync + Sized + 'static {
+    const NAME: &'static str;
+    const OPS: &'static [(&'static str, Starter<Self>)];
+
+    fn describe(&self) -> ModuleResult<String> {
+        Ok("{}".to_owned())
+    }
+}
+
+/// Answers operation `O`.
+trait Answers<O: Op>: Send + Sync + 'static {
+    fn answer(self: Arc<Self>, params: O::Params, stream: Stream) -> BoxFuture<'static, ModuleResult<O::Reply>>;
+}
+
+/// The starter of every operation but a hook's: parse, answer, serialise.
+fn start<M: Answers<O>, O: Op>(module: Arc<M>, params: &str, stream: Stream) -> ModuleResult<Answer> {
+    let params = parse::<O::Params>(O::NAME, params)?;
+    Ok(Box::pin(async move { to_json(module.answer(params, stream).await?) }))
+}
+
+/// The one dispatcher of every kind.
+struct Erased<M>(Arc<M>);
+
+impl<M: Kind> ErasedModule for Erased<M> {
+    fn describe(&self) -> ModuleResult<String> {
+        self.0.describe()
+    }
+
+    fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer> {
+        match M::OPS.iter().find(|(name, _)| *name == op) {
+            Some((_, start)) => start(self.0.clone(), params, stream),
+            None => Err(ModuleError::unsupported(format!("a {} module has no operation '{op}'", M::NAME))),
+        }
+    }
+}
+
+fn erase<M: Kind>(module: M) -> Arc<dyn ErasedModule> {
+    Arc::new(Erased(Arc::new(module)))
+}
 
 fn parse<T: DeserializeOwned>(op: &str, params: &str) -> ModuleResult<T> {
     serde_json::from_str(params)
@@ -141,202 +186,199 @@ fn to_json(value: impl Serialize) -> ModuleResult<String> {
     serde_json::to_string(&value).map_err(|err| ModuleError::internal(format!("unserialisable result: {err}")))
 }
 
-/// The JSON of a hook verdict; a plain "continue" (most answers) is `{}`,
-/// which the host reads back as the default result.
-fn hook_result_json(result: &HookResult) -> ModuleResult<String> {
-    if *result == HookResult::default() {
-        return Ok("{}".to_owned());
-    }
-    to_json(result)
-}
+impl Kind for Tools {
+    const NAME: &'static str = "tool";
+    const OPS: &'static [(&'static str, Starter<Self>)] = &[(tool::Execute::NAME, start::<Self, tool::Execute>)];
 
-fn unknown_op(op: &str, kind: &str) -> ModuleError {
-    ModuleError::unsupported(format!("a {kind} module has no operation '{op}'"))
-}
-
-struct ToolsModule(Tools);
-
-impl ErasedModule for ToolsModule {
     fn describe(&self) -> ModuleResult<String> {
-        to_json(ops::ToolDescription { tools: self.0.tools.iter().map(|t| t.spec()).collect() })
+        to_json(ops::ToolDescription { tools: self.tools.iter().map(|t| t.spec()).collect() })
     }
+}
 
-    fn start(
+impl Answers<tool::Execute> for Tools {
+    fn answer(
         self: Arc<Self>,
-        op: &str,
-        params: &str,
+        call: ops::ExecuteTool,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
-        if op != plugin::EXECUTE_TOOL {
-            return Err(unknown_op(op, "tool"));
+    ) -> BoxFuture<'static, ModuleResult<ToolResult>> {
+        if let Some(tool) = self.tools.iter().find(|t| t.spec().name == call.name).cloned() {
+            return Box::pin(async move { Ok(tool.execute(call.input).await) });
         }
-        let call: ops::ExecuteTool = parse(op, params)?;
-        if let Some(tool) = self.0.tools.iter().find(|t| t.spec().name == call.name).cloned() {
-            return Ok(Box::pin(async move { to_json(tool.execute(call.input).await) }));
-        }
-        let dispatcher =
-            self.0.dispatcher.clone().ok_or_else(|| {
-                ModuleError::new(ErrorKind::NotFound, format!("this module has no tool '{}'", call.name))
-            })?;
-        Ok(Box::pin(async move { to_json(dispatcher.execute(call.name, call.input).await) }))
+        let Some(dispatcher) = self.dispatcher.clone() else {
+            let error = ModuleError::new(ErrorKind::NotFound, format!("this module has no tool '{}'", call.name));
+            return Box::pin(async move { Err(error) });
+        };
+        Box::pin(async move { Ok(dispatcher.execute(call.name, call.input).await) })
     }
 }
 
 pub fn erase_tools(tools: Tools) -> Arc<dyn ErasedModule> {
-    Arc::new(ToolsModule(tools))
+    erase(tools)
 }
 
-struct ProviderModule<P>(Arc<P>);
+struct ProviderModule<P>(P);
 
-impl<P: Provider> ErasedModule for ProviderModule<P> {
+impl<P: Provider> Kind for ProviderModule<P> {
+    const NAME: &'static str = "provider";
+    const OPS: &'static [(&'static str, Starter<Self>)] = &[
+        (provider::Complete::NAME, start::<Self, provider::Complete>),
+        (provider::ListModels::NAME, start::<Self, provider::ListModels>),
+    ];
+
     fn describe(&self) -> ModuleResult<String> {
         to_json(ops::ProviderDescription { info: self.0.info() })
     }
+}
 
-    fn start(
+impl<P: Provider> Answers<provider::Complete> for ProviderModule<P> {
+    fn answer(
         self: Arc<Self>,
-        op: &str,
-        params: &str,
+        call: ops::CompleteRequest,
         stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
-        let provider = self.0.clone();
-        match op {
-            plugin::COMPLETE => {
-                let call: ops::Complete = parse(op, params)?;
-                let stream = if call.stream { stream } else { Stream { sink: None } };
-                Ok(Box::pin(async move { to_json(provider.complete(call.request, stream).await?) }))
-            }
-            plugin::LIST_MODELS => Ok(Box::pin(async move { to_json(provider.list_models().await?) })),
-            _ => Err(unknown_op(op, "provider")),
-        }
+    ) -> BoxFuture<'static, ModuleResult<ChatResponse>> {
+        let stream = if call.stream { stream } else { Stream { sink: None } };
+        Box::pin(async move { self.0.complete(call.request, stream).await })
+    }
+}
+
+impl<P: Provider> Answers<provider::ListModels> for ProviderModule<P> {
+    fn answer(self: Arc<Self>, _: NoParams, _stream: Stream) -> BoxFuture<'static, ModuleResult<Vec<ModelInfo>>> {
+        Box::pin(async move { self.0.list_models().await })
     }
 }
 
 pub fn erase_provider(provider: impl Provider) -> Arc<dyn ErasedModule> {
-    Arc::new(ProviderModule(Arc::new(provider)))
+    erase(ProviderModule(provider))
 }
 
-struct HookModule<H>(Arc<H>);
+struct HookModule<H>(H);
 
-impl<H: HookHandler> ErasedModule for HookModule<H> {
+impl<H: HookHandler> Kind for HookModule<H> {
+    const NAME: &'static str = "hook";
+    const OPS: &'static [(&'static str, Starter<Self>)] = &[(hook::Handle::NAME, start_hook::<H>)];
+
     fn describe(&self) -> ModuleResult<String> {
         to_json(ops::HookDescription { subscriptions: self.0.subscriptions() })
     }
+}
 
-    fn start(
-        self: Arc<Self>,
-        op: &str,
-        params: &str,
-        _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
-        if op != plugin::HANDLE {
-            return Err(unknown_op(op, "hook"));
+/// A hook's starter: a plain "continue" (most answers) is `{}`, which the
+/// host reads back as the default result.
+fn start_hook<H: HookHandler>(module: Arc<HookModule<H>>, params: &str, _stream: Stream) -> ModuleResult<Answer> {
+    let call: ops::HandleEvent = parse(hook::Handle::NAME, params)?;
+    Ok(Box::pin(async move {
+        let result = module.0.handle(&call.event, call.data).await?;
+        if result == HookResult::default() {
+            return Ok("{}".to_owned());
         }
-        let call: ops::HandleEvent = parse(op, params)?;
-        let hook = self.0.clone();
-        Ok(Box::pin(async move { hook_result_json(&hook.handle(&call.event, call.data).await?) }))
-    }
+        to_json(result)
+    }))
 }
 
 pub fn erase_hook(hook: impl HookHandler) -> Arc<dyn ErasedModule> {
-    Arc::new(HookModule(Arc::new(hook)))
+    erase(HookModule(hook))
 }
 
-struct ContextModule<C>(Arc<C>);
+struct ContextModule<C>(C);
 
-impl<C: ContextManager> ErasedModule for ContextModule<C> {
-    fn describe(&self) -> ModuleResult<String> {
-        Ok("{}".to_owned())
-    }
+impl<C: ContextManager> Kind for ContextModule<C> {
+    const NAME: &'static str = "context";
+    const OPS: &'static [(&'static str, Starter<Self>)] = &[
+        (context::AddMessage::NAME, start::<Self, context::AddMessage>),
+        (context::GetMessages::NAME, start::<Self, context::GetMessages>),
+        (context::GetMessagesForRequest::NAME, start::<Self, context::GetMessagesForRequest>),
+        (context::SetMessages::NAME, start::<Self, context::SetMessages>),
+        (context::Clear::NAME, start::<Self, context::Clear>),
+    ];
+}
 
-    fn start(
+impl<C: ContextManager> Answers<context::AddMessage> for ContextModule<C> {
+    fn answer(
         self: Arc<Self>,
-        op: &str,
-        params: &str,
+        call: ops::ContextAddMessage,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
-        let context = self.0.clone();
-        Ok(match op {
-            plugin::ADD_MESSAGE => {
-                let call: ops::ContextAddMessage = parse(op, params)?;
-                Box::pin(async move { to_json(context.add_message(call.message).await?) })
-            }
-            plugin::GET_MESSAGES => Box::pin(async move { to_json(context.get_messages().await?) }),
-            plugin::GET_MESSAGES_FOR_REQUEST => {
-                let view: ops::RequestView = parse(op, params)?;
-                Box::pin(async move { to_json(context.get_messages_for_request(view).await?) })
-            }
-            plugin::SET_MESSAGES => {
-                let call: ops::ContextSetMessages = parse(op, params)?;
-                Box::pin(async move { to_json(context.set_messages(call.messages).await?) })
-            }
-            plugin::CLEAR => Box::pin(async move { to_json(context.clear().await?) }),
-            _ => return Err(unknown_op(op, "context")),
-        })
+    ) -> BoxFuture<'static, ModuleResult<Done>> {
+        Box::pin(async move { self.0.add_message(call.message).await.map(|()| Done) })
+    }
+}
+
+impl<C: ContextManager> Answers<context::GetMessages> for ContextModule<C> {
+    fn answer(self: Arc<Self>, _: NoParams, _stream: Stream) -> BoxFuture<'static, ModuleResult<Vec<Message>>> {
+        Box::pin(async move { self.0.get_messages().await })
+    }
+}
+
+impl<C: ContextManager> Answers<context::GetMessagesForRequest> for ContextModule<C> {
+    fn answer(self: Arc<Self>, view: RequestView, _stream: Stream) -> BoxFuture<'static, ModuleResult<Vec<Message>>> {
+        Box::pin(async move { self.0.get_messages_for_request(view).await })
+    }
+}
+
+impl<C: ContextManager> Answers<context::SetMessages> for ContextModule<C> {
+    fn answer(
+        self: Arc<Self>,
+        call: ops::ContextSetMessages,
+        _stream: Stream,
+    ) -> BoxFuture<'static, ModuleResult<Done>> {
+        Box::pin(async move { self.0.set_messages(call.messages).await.map(|()| Done) })
+    }
+}
+
+impl<C: ContextManager> Answers<context::Clear> for ContextModule<C> {
+    fn answer(self: Arc<Self>, _: NoParams, _stream: Stream) -> BoxFuture<'static, ModuleResult<Done>> {
+        Box::pin(async move { self.0.clear().await.map(|()| Done) })
     }
 }
 
 pub fn erase_context(context: impl ContextManager) -> Arc<dyn ErasedModule> {
-    Arc::new(ContextModule(Arc::new(context)))
+    erase(ContextModule(context))
 }
 
-struct OrchestratorModule<O>(Arc<O>);
+struct OrchestratorModule<O>(O);
 
-impl<O: Orchestrator> ErasedModule for OrchestratorModule<O> {
-    fn describe(&self) -> ModuleResult<String> {
-        Ok("{}".to_owned())
-    }
+impl<O: Orchestrator> Kind for OrchestratorModule<O> {
+    const NAME: &'static str = "orchestrator";
+    const OPS: &'static [(&'static str, Starter<Self>)] =
+        &[(orchestrator::Execute::NAME, start::<Self, orchestrator::Execute>)];
+}
 
-    fn start(
-        self: Arc<Self>,
-        op: &str,
-        params: &str,
-        _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
-        if op != plugin::EXECUTE {
-            return Err(unknown_op(op, "orchestrator"));
-        }
-        let call: ops::Execute = parse(op, params)?;
-        let orchestrator = self.0.clone();
-        Ok(Box::pin(async move { to_json(orchestrator.execute(call.prompt).await?) }))
+impl<O: Orchestrator> Answers<orchestrator::Execute> for OrchestratorModule<O> {
+    fn answer(self: Arc<Self>, call: ops::ExecutePrompt, _stream: Stream) -> BoxFuture<'static, ModuleResult<String>> {
+        Box::pin(async move { self.0.execute(call.prompt).await })
     }
 }
 
 pub fn erase_orchestrator(orchestrator: impl Orchestrator) -> Arc<dyn ErasedModule> {
-    Arc::new(OrchestratorModule(Arc::new(orchestrator)))
+    erase(OrchestratorModule(orchestrator))
 }
 
-struct ResolverModule<R>(Arc<R>);
+struct ResolverModule<R>(R);
 
-impl<R: Resolver> ErasedModule for ResolverModule<R> {
-    fn describe(&self) -> ModuleResult<String> {
-        Ok("{}".to_owned())
-    }
+impl<R: Resolver> Kind for ResolverModule<R> {
+    const NAME: &'static str = "resolver";
+    const OPS: &'static [(&'static str, Starter<Self>)] =
+        &[(resolver::Resolve::NAME, start::<Self, resolver::Resolve>)];
+}
 
-    fn start(
+impl<R: Resolver> Answers<resolver::Resolve> for ResolverModule<R> {
+    fn answer(
         self: Arc<Self>,
-        op: &str,
-        params: &str,
+        request: ResolveRequest,
         _stream: Stream,
-    ) -> ModuleResult<BoxFuture<'static, ModuleResult<String>>> {
-        if op != plugin::RESOLVE {
-            return Err(unknown_op(op, "resolver"));
-        }
-        let request: ops::ResolveRequest = parse(op, params)?;
-        let resolver = self.0.clone();
-        Ok(Box::pin(async move {
+    ) -> BoxFuture<'static, ModuleResult<ResolvedModule>> {
+        Box::pin(async move {
             let module_id = request.module_id.clone();
-            match resolver.resolve(request).await? {
-                Some(found) => to_json(found),
-                // The protocol's "not mine": the host's chain goes on.
-                None => Err(ModuleError::new(ErrorKind::NotFound, format!("module '{module_id}' is not known here"))),
-            }
-        }))
+            // The protocol's "not mine": the host's chain goes on.
+            self.0
+                .resolve(request)
+                .await?
+                .ok_or_else(|| ModuleError::new(ErrorKind::NotFound, format!("module '{module_id}' is not known here")))
+        })
     }
 }
 
 pub fn erase_resolver(resolver: impl Resolver) -> Arc<dyn ErasedModule> {
-    Arc::new(ResolverModule(Arc::new(resolver)))
+    erase(ResolverModule(resolver))
 }
 
 /// The ABI face of one mounted module.
@@ -457,7 +499,7 @@ pub fn instantiate(
 /// Asks the host how verbose to be, so filtered-out logs never cross the ABI.
 fn host_log_level(host: &Host) -> tracing::Level {
     let (sink, _reply) = amplifier_abi::bridge::reply_channel(None);
-    match host.api().call(ops::host::LOG_LEVEL.into(), "{}".into(), sink) {
+    match host.api().call(ops::host::log::Level::NAME.into(), "{}".into(), sink) {
         CallOutcome::Ready(RResult::ROk(level)) => {
             logging::level_from_name(serde_json::from_str::<String>(&level).unwrap_or_default().as_str())
         }

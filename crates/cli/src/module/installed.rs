@@ -336,7 +336,10 @@ pub fn list(args: ListArgs) -> u8 {
         let row = match runtime.block_on(loader.resolve(spec, None)) {
             Ok(found) => {
                 let manifest = match &found.source {
-                    ResolvedSource::Crate { path } => Manifest::read_dir(path).ok().flatten(),
+                    // `resolve` classifies a resolver's `path` answer.
+                    ResolvedSource::Crate { path } | ResolvedSource::Path { path } => {
+                        Manifest::read_dir(path).ok().flatten()
+                    }
                     ResolvedSource::Library { path } => {
                         Manifest::read_dir(path.parent().unwrap_or(Path::new("."))).ok().flatten()
                     }
