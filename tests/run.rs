@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The exact event sequence of a run with one tool call.
 #[test]
@@ -264,6 +264,47 @@ fn tools_mounted_at_run_time_are_offered_and_routed_back_to_their_module() {
         })
         .collect();
     assert_eq!(offered, [false, true, true, false, false]);
+}
+
+#[test]
+fn hooks_contributors_and_cleanups_registered_at_run_time_are_called_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("cleanup-marker");
+    let calls = [
+        r#"{name: watch, arguments: {event: "tool:pre"}}"#,
+        r#"{name: collect, arguments: {channel: dynamic.seen}}"#,
+        r#"{name: ask, arguments: {event: "tool:pre"}}"#,
+        r#"{name: unwatch, arguments: {event: "tool:pre"}}"#,
+        r#"{name: unwatch, arguments: {event: "tool:pre"}}"#,
+        r#"{name: collect, arguments: {channel: dynamic.seen}}"#,
+    ];
+    let script: Vec<String> = calls.iter().map(|call| format!("{{tool_calls: [{call}]}}")).collect();
+    let provider = scripted(&format!("[{}, {{text: done}}]", script.join(", ")));
+    let tool = format!(
+        "  - {{module: tool-dynamic, source: \"{}\", config: {{cleanup_marker: \"{}\"}}}}",
+        fixture("tool-dynamic"),
+        marker.display()
+    );
+    let output = run_plan(dir.path(), &plan_yaml(&provider, &tool, "  []"));
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let outputs: Vec<&Value> =
+        (1..=calls.len()).map(|n| &tool_event(&lines, &format!("call_{n}"))["data"]["result"]["output"]).collect();
+    // The hook counts each `tool:pre` from the call after `watch` on; `ask`
+    // adds its own `tool:pre` and the `emit_and_collect` it makes.
+    assert_eq!(
+        outputs,
+        [
+            &json!("watching"),
+            &json!([{"seen": 1}]),
+            &json!([{"watcher": "watch tool:pre", "seen": 3}]),
+            &json!(true),
+            &json!(false),
+            &json!([{"seen": 4}]),
+        ]
+    );
+    // The cleanup ran at session end, once.
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "4");
 }
 
 #[test]

@@ -209,10 +209,6 @@ impl Coordinator {
         self.providers.write().expect("mount lock").insert(provider.name.clone(), provider);
     }
 
-    pub fn unmount_provider(&self, name: &str) -> bool {
-        self.providers.write().expect("mount lock").shift_remove(name).is_some()
-    }
-
     /// Providers in preference order: lowest priority first, ties in mount order.
     pub fn providers(&self) -> Vec<MountedProvider> {
         let mut providers: Vec<MountedProvider> =

@@ -146,11 +146,6 @@ impl HookRegistry {
         self.retain(|entry| entry.id != id)
     }
 
-    /// Removes every registration with this name; returns whether any existed.
-    pub fn unregister_name(&self, name: &str) -> bool {
-        self.retain(|entry| entry.name != name)
-    }
-
     fn retain(&self, keep: impl Fn(&Entry) -> bool) -> bool {
         let mut handlers = self.handlers.write().expect("hook registry lock");
         let before = handlers.entries.len();
@@ -174,11 +169,6 @@ impl HookRegistry {
             }
         }
         listing
-    }
-
-    /// Whether any handler would receive `event` (lets callers skip building payloads).
-    pub fn has_handlers(&self, event: &str) -> bool {
-        self.snapshot().iter().any(|entry| entry.pattern.matches(event))
     }
 
     fn snapshot(&self) -> Arc<Vec<Arc<Entry>>> {

@@ -247,11 +247,8 @@ async fn unregister_removes_handler() {
     let log = Log::default();
     let id = registry.register("e", logged(&log, "gone", HookResult::continue_()), 0, "gone");
     registry.register("e", logged(&log, "kept", HookResult::continue_()), 1, "kept");
-    registry.register("e", logged(&log, "named", HookResult::continue_()), 2, "named");
     assert!(registry.unregister(id));
     assert!(!registry.unregister(id), "a second unregister finds nothing");
-    assert!(registry.unregister_name("named"));
-    assert!(!registry.unregister_name("named"));
     registry.emit("e", map(json!({}))).await;
     assert_eq!(log.entries(), ["kept"]);
     assert_eq!(registry.list_handlers(None).get("e").cloned(), Some(vec!["kept".to_owned()]));
@@ -399,8 +396,6 @@ async fn wildcard_and_prefix_subscriptions_fire() {
     registry2.emit("toolbox", map(json!({}))).await;
     assert_eq!(log_session.entries(), ["all", "all"], "tool:* matches only tool: events");
 
-    assert!(registry.has_handlers("anything"));
-    assert!(registry2.has_handlers("tool:error"));
     let listing = registry.list_handlers(Some("tool:pre"));
     assert_eq!(listing.get("tool:*").cloned(), Some(vec!["prefix".to_owned()]));
     assert_eq!(listing.get("*").cloned(), Some(vec!["all".to_owned()]));
@@ -416,12 +411,4 @@ async fn ties_across_patterns_keep_registration_order() {
     registry.register("tool:*", logged(&log, "prefix", HookResult::continue_()), 0, "prefix");
     registry.emit("tool:pre", map(json!({}))).await;
     assert_eq!(log.entries(), ["all", "exact", "prefix"]);
-}
-
-#[tokio::test]
-async fn has_handlers_is_false_without_a_match() {
-    let registry = HookRegistry::new();
-    registry.register("tool:*", answer(HookResult::continue_()), 0, "t");
-    assert!(!registry.has_handlers("session:start"));
-    assert!(registry.has_handlers("tool:pre"));
 }

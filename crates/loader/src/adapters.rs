@@ -14,7 +14,7 @@ use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{
     ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec,
 };
-use amplifier_kernel::ops::plugin::{context, hook, orchestrator, provider, resolver, tool};
+use amplifier_kernel::ops::plugin::{callback, context, hook, orchestrator, provider, resolver, tool};
 use amplifier_kernel::ops::{self, NoParams, Op, RequestView};
 use amplifier_kernel::traits::{
     BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Provider, ResolveError, ResolveRequest,
@@ -146,15 +146,24 @@ impl Provider for PluginProvider {
     }
 }
 
-/// A hook handler inside a plugin. The event's JSON is built once per event
-/// and shared by every plugin handler that reads it.
+/// A hook handler inside a plugin: a hook module's own (`handle`), or one
+/// any module registered at run time (`callback.hook`, with its name). The
+/// event's JSON is built once per event and shared by every plugin handler
+/// that reads it.
 pub struct PluginHook {
     module: Arc<PluginModule>,
+    /// The registration's name as JSON, for a run-time hook.
+    callback: Option<String>,
 }
 
 impl PluginHook {
     pub fn new(module: Arc<PluginModule>) -> Self {
-        PluginHook { module }
+        PluginHook { module, callback: None }
+    }
+
+    /// The hook `module` registered at run time as `name`.
+    pub fn callback(module: Arc<PluginModule>, name: &str) -> ModuleResult<Self> {
+        Ok(PluginHook { module, callback: Some(serde_json::to_string(name)?) })
     }
 }
 
@@ -162,8 +171,17 @@ impl HookHandler for PluginHook {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
         Box::pin(async move {
             let name = serde_json::to_string(&event.name)?;
-            let params = format!(r#"{{"event":{name},"data":{}}}"#, event.data_json());
-            let json = self.module.call_raw::<hook::Handle>(&params, None).await?;
+            let data = event.data_json();
+            let json = match &self.callback {
+                None => {
+                    let params = format!(r#"{{"event":{name},"data":{data}}}"#);
+                    self.module.call_raw::<hook::Handle>(&params, None).await?
+                }
+                Some(handler) => {
+                    let params = format!(r#"{{"handler":{handler},"event":{name},"data":{data}}}"#);
+                    self.module.call_raw::<callback::Hook>(&params, None).await?
+                }
+            };
             serde_json::from_str(&json).map_err(|err| {
                 ModuleError::internal(format!("hook '{}' returned an invalid HookResult: {err}", self.module.name()))
             })

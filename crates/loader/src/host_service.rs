@@ -5,56 +5,90 @@
 //! finished session alive). Calls are answered like plugin calls are: polled
 //! once inline, spawned on the host's runtime when they must wait.
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, Weak};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Duration;
 
-use crate::adapters::{PluginModule, PluginTool};
+use crate::adapters::{PluginHook, PluginModule, PluginTool};
 
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr};
 use amplifier_abi::bridge::{error_json, CallFuture, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApi, HostApiBox, HostApi_TO};
+use amplifier_kernel::coordinator::Contributor;
+use amplifier_kernel::hooks::HandlerId;
 use amplifier_kernel::models::ToolSpec;
-use amplifier_kernel::ops::host::{capability, context, history, hooks, log, provider, session, tool, tools};
-use amplifier_kernel::ops::{Done, NoParams, Op, ProviderDescriptor, RequestView, SessionInfo};
+use amplifier_kernel::ops::host::{
+    capability, cleanup, context, contributions, history, hooks, log, provider, session, tool, tools,
+};
+use amplifier_kernel::ops::plugin::callback;
+use amplifier_kernel::ops::{
+    CallbackName, ContributorName, Done, NoParams, Op, ProviderDescriptor, RegisterHook, RequestView, SessionInfo,
+};
 use amplifier_kernel::plan::ModuleKind;
 use amplifier_kernel::{BoxFuture, Coordinator, ErrorKind, ModuleError, ModuleResult, StreamSink};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::level_filters::LevelFilter;
 
-/// The instance a `HostService` serves, known only once `instantiate`
-/// returned; tools it mounts at run time are routed back to it.
-pub type InstanceSlot = Arc<OnceLock<Weak<PluginModule>>>;
+/// The instance a `HostService` serves, and what it registered at run time.
+pub struct Caller {
+    /// Known only once `instantiate` returned; the tools it mounts and the
+    /// callbacks it registers at run time call back into it.
+    module: OnceLock<Weak<PluginModule>>,
+    kind: ModuleKind,
+    /// Its hooks, by name (it may remove only its own).
+    hooks: Mutex<HashMap<String, HandlerId>>,
+    /// Its contributors and cleanups: registered with the kernel once each
+    /// (a second registration only replaces the plugin's callback).
+    registered: Mutex<HashSet<(&'static str, String, String)>>,
+}
+
+impl Caller {
+    /// Binds the instance, once it exists.
+    pub fn bind(&self, module: &Arc<PluginModule>) {
+        let _ = self.module.set(Arc::downgrade(module));
+    }
+
+    fn module(&self) -> ModuleResult<Arc<PluginModule>> {
+        self.module.get().and_then(Weak::upgrade).ok_or_else(|| {
+            ModuleError::unsupported("tools and callbacks can be registered only after the module finished mounting")
+        })
+    }
+
+    /// Whether this is the first registration of `what` `a`/`b`.
+    fn first(&self, what: &'static str, a: &str, b: &str) -> bool {
+        self.registered.lock().expect("registrations").insert((what, a.to_owned(), b.to_owned()))
+    }
+}
 
 pub struct HostService {
     coordinator: Weak<Coordinator>,
     module: String,
-    kind: ModuleKind,
-    instance: InstanceSlot,
+    caller: Arc<Caller>,
     runtime: tokio::runtime::Handle,
     calls: Arc<PendingCalls>,
 }
 
 impl HostService {
     /// The `HostApi` object handed to a plugin instance of `module`, and the
-    /// slot to fill with the instance once it exists.
+    /// caller to bind to the instance once it exists.
     pub fn new_api(
         coordinator: &Arc<Coordinator>,
         module: &str,
         kind: ModuleKind,
         runtime: tokio::runtime::Handle,
-    ) -> (HostApiBox, InstanceSlot) {
-        let instance = InstanceSlot::default();
+    ) -> (HostApiBox, Arc<Caller>) {
+        let caller =
+            Arc::new(Caller { module: OnceLock::new(), kind, hooks: Mutex::default(), registered: Mutex::default() });
         let service = HostService {
             coordinator: Arc::downgrade(coordinator),
             module: module.to_owned(),
-            kind,
-            instance: instance.clone(),
+            caller: caller.clone(),
             runtime,
             calls: PendingCalls::new(),
         };
-        (HostApi_TO::from_value(service, TD_Opaque), instance)
+        (HostApi_TO::from_value(service, TD_Opaque), caller)
     }
 }
 
@@ -88,7 +122,7 @@ impl HostApi for HostService {
                     ))
                     .to_wire());
                 };
-                let call = Call { coordinator, instance: self.instance.clone(), kind: self.kind, stream };
+                let call = Call { coordinator, caller: self.caller.clone(), stream };
                 start(call, params.as_str())
             },
             |task| {
@@ -106,9 +140,7 @@ impl HostApi for HostService {
 /// What a host operation's handler works with.
 struct Call {
     coordinator: Arc<Coordinator>,
-    /// The calling instance, for the tools it mounts.
-    instance: InstanceSlot,
-    kind: ModuleKind,
+    caller: Arc<Caller>,
     /// Streams events back to the caller.
     stream: Arc<SharedSink>,
 }
@@ -171,6 +203,34 @@ fn handlers() -> &'static Handlers {
                     async move { Ok(call.coordinator.process_hook_result(p.result, &p.event, &p.hook_name).await) },
                 )
             })
+            .on::<hooks::EmitAndCollect>(|call, p| {
+                Box::pin(async move {
+                    let timeout = Duration::try_from_secs_f64(p.timeout).map_err(|err| {
+                        ModuleError::new(ErrorKind::InvalidRequest, format!("timeout {}: {err}", p.timeout))
+                    })?;
+                    Ok(call.coordinator.hooks().emit_and_collect(&p.event, p.data, timeout).await)
+                })
+            })
+            .on::<hooks::Register>(|call, p| {
+                let registered = register_hook(&call, p);
+                Box::pin(async move { registered.map(|()| Done) })
+            })
+            .on::<hooks::Unregister>(|call, p| {
+                let id = call.caller.hooks.lock().expect("hook registrations").remove(&p.name);
+                let removed = id.is_some_and(|id| call.coordinator.hooks().unregister(id));
+                Box::pin(async move { Ok(removed) })
+            })
+            .on::<contributions::Register>(|call, p| {
+                let registered = register_contributor(&call, p);
+                Box::pin(async move { registered.map(|()| Done) })
+            })
+            .on::<contributions::Collect>(|call, p| {
+                Box::pin(async move { Ok(call.coordinator.collect_contributions(&p.channel).await) })
+            })
+            .on::<cleanup::Register>(|call, p| {
+                let registered = register_cleanup(&call, p);
+                Box::pin(async move { registered.map(|()| Done) })
+            })
             // The request stays JSON text: it is forwarded, not read.
             .on_json::<provider::Complete, RawProviderComplete>(|call, p| {
                 let stream = call.stream;
@@ -208,7 +268,7 @@ fn handlers() -> &'static Handlers {
                 Box::pin(async move { mounted.map(|()| Done) })
             })
             .on::<tools::Unmount>(|call, p| {
-                let module = call.instance.get().and_then(Weak::upgrade).map(|m| m.name().to_owned());
+                let module = call.caller.module().ok().map(|m| m.name().to_owned());
                 for name in p.names {
                     // Only the module that mounted a tool may take it away.
                     if call.coordinator.tool(&name).is_some_and(|t| Some(&t.module) == module.as_ref()) {
@@ -305,21 +365,56 @@ struct RawProviderComplete {
 /// Mounts tools whose calls come back to the calling instance, which must
 /// be a tool module: no other kind answers `execute` for a tool.
 fn mount_tools(call: &Call, tools: Vec<ToolSpec>) -> ModuleResult<()> {
-    if call.kind != ModuleKind::Tool {
+    let kind = call.caller.kind;
+    if kind != ModuleKind::Tool {
         return Err(ModuleError::unsupported(format!(
             "only a tool module can mount tools (their calls come back to its tool dispatcher); \
-             this module is mounted as kind '{}'",
-            call.kind
+             this module is mounted as kind '{kind}'"
         )));
     }
-    let module = call
-        .instance
-        .get()
-        .and_then(Weak::upgrade)
-        .ok_or_else(|| ModuleError::unsupported("tools can be mounted only after the module finished mounting"))?;
+    let module = call.caller.module()?;
     for spec in tools {
         call.coordinator.mount_tool(module.name(), Arc::new(PluginTool::new(module.clone(), spec)));
     }
+    Ok(())
+}
+
+/// Registers a hook whose events go back to the calling instance; a second
+/// registration under a name replaces the first.
+fn register_hook(call: &Call, p: RegisterHook) -> ModuleResult<()> {
+    let module = call.caller.module()?;
+    let handler = Arc::new(PluginHook::callback(module, &p.name)?);
+    let id = call.coordinator.hooks().register(&p.event, handler, p.priority, p.name.clone());
+    if let Some(replaced) = call.caller.hooks.lock().expect("hook registrations").insert(p.name, id) {
+        call.coordinator.hooks().unregister(replaced);
+    }
+    Ok(())
+}
+
+fn register_contributor(call: &Call, p: ContributorName) -> ModuleResult<()> {
+    let module = call.caller.module()?;
+    if !call.caller.first("contributor", &p.channel, &p.name) {
+        return Ok(());
+    }
+    let (channel, name) = (p.channel.clone(), p.name.clone());
+    let contributor: Contributor = Arc::new(move || {
+        let (module, p) = (module.clone(), p.clone());
+        Box::pin(async move { module.call::<callback::Contribute>(&p, None).await })
+    });
+    call.coordinator.register_contributor(&channel, name, contributor);
+    Ok(())
+}
+
+fn register_cleanup(call: &Call, p: CallbackName) -> ModuleResult<()> {
+    let module = call.caller.module()?;
+    if !call.caller.first("cleanup", &p.name, "") {
+        return Ok(());
+    }
+    let owner = module.name().to_owned();
+    call.coordinator.register_cleanup(
+        owner,
+        Box::new(move || Box::pin(async move { module.call::<callback::Cleanup>(&p, None).await.map(drop) })),
+    );
     Ok(())
 }
 
@@ -331,12 +426,25 @@ mod tests {
 
     use super::*;
 
-    /// Calls `op` through a `HostApi` object as a plugin of `kind` would.
-    async fn call(kind: ModuleKind, op: &str, params: &str) -> Result<String, ModuleError> {
+    fn coordinator() -> Arc<Coordinator> {
         let plan = MountPlan::new(SessionSettings::new(ModuleSpec::new("loop"), ModuleSpec::new("context")));
         let coordinator = Arc::new(Coordinator::new("s".into(), None, Arc::new(plan)));
         coordinator.register_capability("answer", Value::from(42));
-        let (api, _slot) = HostService::new_api(&coordinator, "probe", kind, tokio::runtime::Handle::current());
+        coordinator
+    }
+
+    /// Calls `op` through a `HostApi` object as a plugin of `kind` would.
+    async fn call(kind: ModuleKind, op: &str, params: &str) -> Result<String, ModuleError> {
+        call_on(&coordinator(), kind, op, params).await
+    }
+
+    async fn call_on(
+        coordinator: &Arc<Coordinator>,
+        kind: ModuleKind,
+        op: &str,
+        params: &str,
+    ) -> Result<String, ModuleError> {
+        let (api, _caller) = HostService::new_api(coordinator, "probe", kind, tokio::runtime::Handle::current());
         let (sink, reply) = reply_channel(None);
         let outcome = api.call(op.into(), params.into(), sink);
         await_outcome(outcome, reply, |id| api.cancel(id)).await.map_err(|wire| ModuleError::from_wire(&wire))
@@ -375,5 +483,31 @@ mod tests {
         assert_eq!(err.kind, ErrorKind::Unsupported);
         assert!(err.message.starts_with("only a tool module can mount tools"), "{}", err.message);
         assert!(err.message.ends_with("this module is mounted as kind 'orchestrator'"), "{}", err.message);
+    }
+
+    #[tokio::test]
+    async fn a_module_removes_only_hooks_it_registered() {
+        let coordinator = coordinator();
+        struct Theirs;
+        impl amplifier_kernel::hooks::HookHandler for Theirs {
+            fn handle<'a>(
+                &'a self,
+                _: &'a amplifier_kernel::HookEvent,
+            ) -> BoxFuture<'a, ModuleResult<amplifier_kernel::models::HookResult>> {
+                Box::pin(async { Ok(Default::default()) })
+            }
+        }
+        coordinator.hooks().register("tool:pre", Arc::new(Theirs), 0, "theirs");
+        let removed = call_on(&coordinator, ModuleKind::Tool, hooks::Unregister::NAME, r#"{"name": "theirs"}"#).await;
+        assert_eq!(removed.unwrap(), "false");
+        assert_eq!(coordinator.hooks().list_handlers(Some("tool:pre")).get("tool:pre"), Some(&vec!["theirs".into()]));
+    }
+
+    #[tokio::test]
+    async fn a_collect_timeout_that_is_no_duration_is_refused() {
+        let params = r#"{"event": "e", "timeout": -1}"#;
+        let err = call(ModuleKind::Tool, hooks::EmitAndCollect::NAME, params).await.unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidRequest);
+        assert!(err.message.starts_with("timeout -1:"), "{}", err.message);
     }
 }

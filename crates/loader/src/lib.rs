@@ -386,7 +386,7 @@ impl ModuleLoader for DylibLoader {
                     ),
                 ));
             }
-            let (host, instance_slot) = host_service::HostService::new_api(
+            let (host, caller) = host_service::HostService::new_api(
                 coordinator,
                 spec.mount_name(),
                 kind,
@@ -403,7 +403,7 @@ impl ModuleLoader for DylibLoader {
                     )
                 })?;
             let module = PluginModule::new(instance, spec.mount_name().to_owned());
-            let _ = instance_slot.set(Arc::downgrade(&module));
+            caller.bind(&module);
             let described = |err: amplifier_kernel::ModuleError| {
                 LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {}", err.message))
             };

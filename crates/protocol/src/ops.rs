@@ -134,6 +134,23 @@ pub mod plugin {
         }
     }
 
+    /// What a module registered at run time through the host (any kind).
+    pub mod callback {
+        use serde_json::Value;
+
+        use crate::models::HookResult;
+        use crate::ops::{CallbackName, ContributorName, Done, HookCall};
+
+        operations! {
+            /// Runs the hook the module registered under `handler` (`hooks.register`).
+            Hook = "callback.hook": HookCall => HookResult;
+            /// Asks a contributor the module registered (`contributions.register`).
+            Contribute = "callback.contribute": ContributorName => Option<Value>;
+            /// Runs a cleanup the module registered (`cleanup.register`), once.
+            Cleanup = "callback.cleanup": CallbackName => Done;
+        }
+    }
+
     pub mod resolver {
         use crate::ops::{ResolveRequest, ResolvedModule};
 
@@ -147,8 +164,8 @@ pub mod plugin {
 /// Operations the host answers for a plugin.
 pub mod host {
     pub mod hooks {
-        use crate::models::HookResult;
-        use crate::ops::{EmitEvent, HookOutcome, ProcessHookResult};
+        use crate::models::{HookResult, JsonMap};
+        use crate::ops::{CallbackName, CollectEvent, Done, EmitEvent, HookOutcome, ProcessHookResult, RegisterHook};
 
         operations! {
             /// Emits an event; the aggregated verdict, unprocessed (upstream's `hooks.emit`).
@@ -157,6 +174,15 @@ pub mod host {
             Dispatch = "hooks.dispatch": EmitEvent => HookOutcome;
             /// Processes a verdict the module got elsewhere.
             Process = "hooks.process": ProcessHookResult => HookOutcome;
+            /// Runs every handler of an event, each under a timeout, and
+            /// collects the `data` they return; no verdict applies (upstream's
+            /// `emit_and_collect`).
+            EmitAndCollect = "hooks.emit_and_collect": CollectEvent => Vec<JsonMap>;
+            /// Registers a hook now; events come back to the module as
+            /// `callback.hook`. A second registration under a name replaces the first.
+            Register = "hooks.register": RegisterHook => Done;
+            /// Removes a hook this module registered; whether there was one.
+            Unregister = "hooks.unregister": CallbackName => bool;
         }
     }
 
@@ -217,6 +243,31 @@ pub mod host {
             /// A registered capability's value; `null` when none is.
             Get = "capability.get": CapabilityName => Option<Value>;
             Register = "capability.register": RegisterCapability => Done;
+        }
+    }
+
+    pub mod contributions {
+        use serde_json::Value;
+
+        use crate::ops::{Channel, ContributorName, Done};
+
+        operations! {
+            /// Registers the module as a contributor to a channel; it is asked
+            /// with `callback.contribute` whenever the channel is collected.
+            Register = "contributions.register": ContributorName => Done;
+            /// Every contribution to a channel, in registration order (none
+            /// answers and failures left out).
+            Collect = "contributions.collect": Channel => Vec<Value>;
+        }
+    }
+
+    pub mod cleanup {
+        use crate::ops::{CallbackName, Done};
+
+        operations! {
+            /// Registers a cleanup, run as `callback.cleanup` when the session
+            /// ends (cleanups run in reverse registration order).
+            Register = "cleanup.register": CallbackName => Done;
         }
     }
 
@@ -306,6 +357,56 @@ pub struct EmitEvent {
     pub event: String,
     #[serde(default)]
     pub data: JsonMap,
+}
+
+/// `hooks.emit_and_collect`: each handler gets `timeout` seconds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CollectEvent {
+    pub event: String,
+    #[serde(default)]
+    pub data: JsonMap,
+    #[serde(default = "one_second")]
+    pub timeout: f64,
+}
+
+fn one_second() -> f64 {
+    1.0
+}
+
+/// `hooks.register`: a hook on `event` (an exact name, `prefix:*` or `*`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RegisterHook {
+    pub event: String,
+    #[serde(default)]
+    pub priority: i32,
+    pub name: String,
+}
+
+/// `callback.hook`: an event for the hook registered as `handler`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HookCall {
+    pub handler: String,
+    pub event: String,
+    #[serde(default)]
+    pub data: JsonMap,
+}
+
+/// Names a hook or cleanup a module registered.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CallbackName {
+    pub name: String,
+}
+
+/// A contributor to a contribution channel.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ContributorName {
+    pub channel: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Channel {
+    pub channel: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

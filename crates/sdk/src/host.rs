@@ -1,6 +1,8 @@
 //! The plugin's view of the host: the kernel services a module may call.
 
+use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use amplifier_abi::bridge::{await_outcome, reply_channel};
 use amplifier_abi::HostApiBox;
@@ -9,15 +11,18 @@ use amplifier_protocol::ops::{self, host, HookOutcome, NoParams, Op, ProviderDes
 use amplifier_protocol::ModuleError;
 use serde_json::Value;
 
+use crate::callbacks::{Callbacks, CleanupFn, ContributorFn, HookFn};
+
 /// A handle on the host, given to every module at mount. Cheap to clone.
 #[derive(Clone)]
 pub struct Host {
     api: Arc<HostApiBox>,
+    callbacks: Arc<Callbacks>,
 }
 
 impl Host {
-    pub(crate) fn new(api: HostApiBox) -> Self {
-        Host { api: Arc::new(api) }
+    pub(crate) fn new(api: HostApiBox, callbacks: Arc<Callbacks>) -> Self {
+        Host { api: Arc::new(api), callbacks }
     }
 
     pub(crate) fn api(&self) -> Arc<HostApiBox> {
@@ -67,6 +72,93 @@ impl Host {
     pub async fn dispatch(&self, event: &str, data: JsonMap) -> Result<HookOutcome, ModuleError> {
         let params = ops::EmitEvent { event: event.to_owned(), data };
         self.call::<host::hooks::Dispatch>(&params).await
+    }
+
+    /// Runs every handler of `event`, each under `timeout`, and collects the
+    /// `data` each returns; no verdict applies (upstream's `emit_and_collect`).
+    pub async fn emit_and_collect(
+        &self,
+        event: &str,
+        data: JsonMap,
+        timeout: Duration,
+    ) -> Result<Vec<JsonMap>, ModuleError> {
+        let params = ops::CollectEvent { event: event.to_owned(), data, timeout: timeout.as_secs_f64() };
+        self.call::<host::hooks::EmitAndCollect>(&params).await
+    }
+
+    /// Registers `handler` for `event` (an exact name, `prefix:*` or `*`)
+    /// now, whatever this module's kind; lower priorities run first. A
+    /// second registration under `name` replaces the first.
+    pub async fn register_hook<F, Fut>(
+        &self,
+        event: &str,
+        priority: i32,
+        name: &str,
+        handler: F,
+    ) -> Result<(), ModuleError>
+    where
+        F: Fn(String, JsonMap) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<HookResult, ModuleError>> + Send + 'static,
+    {
+        let handler: HookFn = Arc::new(move |event, data| Box::pin(handler(event, data)));
+        self.callbacks.hooks.lock().expect("hook callbacks").insert(name.to_owned(), handler);
+        let params = ops::RegisterHook { event: event.to_owned(), priority, name: name.to_owned() };
+        let registered = self.call::<host::hooks::Register>(&params).await;
+        if registered.is_err() {
+            self.callbacks.hooks.lock().expect("hook callbacks").remove(name);
+        }
+        registered.map(drop)
+    }
+
+    /// Removes a hook this module registered; whether there was one.
+    pub async fn unregister_hook(&self, name: &str) -> Result<bool, ModuleError> {
+        let removed = self.call::<host::hooks::Unregister>(&ops::CallbackName { name: name.to_owned() }).await?;
+        self.callbacks.hooks.lock().expect("hook callbacks").remove(name);
+        Ok(removed)
+    }
+
+    /// Contributes to `channel` under `name`: `contribute` is asked each time
+    /// the channel is collected (`None` contributes nothing).
+    pub async fn register_contributor<F, Fut>(
+        &self,
+        channel: &str,
+        name: &str,
+        contribute: F,
+    ) -> Result<(), ModuleError>
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Option<Value>, ModuleError>> + Send + 'static,
+    {
+        let key = (channel.to_owned(), name.to_owned());
+        let contribute: ContributorFn = Arc::new(move || Box::pin(contribute()));
+        self.callbacks.contributors.lock().expect("contributor callbacks").insert(key.clone(), contribute);
+        let params = ops::ContributorName { channel: key.0.clone(), name: key.1.clone() };
+        let registered = self.call::<host::contributions::Register>(&params).await;
+        if registered.is_err() {
+            self.callbacks.contributors.lock().expect("contributor callbacks").remove(&key);
+        }
+        registered.map(drop)
+    }
+
+    /// Every module's contribution to `channel`, in registration order.
+    pub async fn collect_contributions(&self, channel: &str) -> Result<Vec<Value>, ModuleError> {
+        self.call::<host::contributions::Collect>(&ops::Channel { channel: channel.to_owned() }).await
+    }
+
+    /// Runs `cleanup` once when the session ends (cleanups run in reverse
+    /// registration order; one failing does not stop the others).
+    pub async fn register_cleanup<F, Fut>(&self, name: &str, cleanup: F) -> Result<(), ModuleError>
+    where
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<(), ModuleError>> + Send + 'static,
+    {
+        let cleanup: CleanupFn = Box::new(move || Box::pin(cleanup()));
+        self.callbacks.cleanups.lock().expect("cleanup callbacks").insert(name.to_owned(), cleanup);
+        let registered = self.call::<host::cleanup::Register>(&ops::CallbackName { name: name.to_owned() }).await;
+        if registered.is_err() {
+            self.callbacks.cleanups.lock().expect("cleanup callbacks").remove(name);
+        }
+        registered.map(drop)
     }
 
     /// Mounted providers, preferred first.

@@ -29,6 +29,7 @@
 //! entry point and returned as errors, `tracing` events forwarded to the
 //! host's subscriber, and JSON (de)serialisation of every payload.
 
+mod callbacks;
 mod host;
 mod logging;
 mod module;

@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::callbacks::Callbacks;
 use crate::host::Host;
 use crate::logging;
 use crate::runtime::runtime;
@@ -131,11 +132,11 @@ pub type MountFn<'a> = &'a (dyn Fn(MountContext) -> ModuleResult<Arc<dyn ErasedM
 
 /// Starts one operation on a module of kind `M`: parses the parameters and
 /// returns the future of the reply.
-type Starter<M> = fn(Arc<M>, &str, Stream) -> ModuleResult<Answer>;
+pub(crate) type Starter<M> = fn(Arc<M>, &str, Stream) -> ModuleResult<Answer>;
 
 /// A module kind as the ABI sees it: its description and the operations
 /// (of `amplifier_protocol::ops::plugin`) it answers, each by its starter.
-trait Kind: Send + Sync + Sized + 'static {
+pub(crate) trait Kind: Send + Sync + Sized + 'static {
     const NAME: &'static str;
     const OPS: &'static [(&'static str, Starter<Self>)];
 
@@ -145,12 +146,12 @@ trait Kind: Send + Sync + Sized + 'static {
 }
 
 /// Answers operation `O`.
-trait Answers<O: Op>: Send + Sync + 'static {
+pub(crate) trait Answers<O: Op>: Send + Sync + 'static {
     fn answer(self: Arc<Self>, params: O::Params, stream: Stream) -> BoxFuture<'static, ModuleResult<O::Reply>>;
 }
 
 /// The starter of every operation but a hook's: parse, answer, serialise.
-fn start<M: Answers<O>, O: Op>(module: Arc<M>, params: &str, stream: Stream) -> ModuleResult<Answer> {
+pub(crate) fn start<M: Answers<O>, O: Op>(module: Arc<M>, params: &str, stream: Stream) -> ModuleResult<Answer> {
     let params = parse::<O::Params>(O::NAME, params)?;
     Ok(Box::pin(async move { to_json(module.answer(params, stream).await?) }))
 }
@@ -164,11 +165,15 @@ impl<M: Kind> ErasedModule for Erased<M> {
     }
 
     fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer> {
-        match M::OPS.iter().find(|(name, _)| *name == op) {
-            Some((_, start)) => start(self.0.clone(), params, stream),
+        match starter::<M>(op) {
+            Some(start) => start(self.0.clone(), params, stream),
             None => Err(ModuleError::unsupported(format!("a {} module has no operation '{op}'", M::NAME))),
         }
     }
+}
+
+fn starter<M: Kind>(op: &str) -> Option<Starter<M>> {
+    M::OPS.iter().find(|(name, _)| *name == op).map(|(_, start)| *start)
 }
 
 fn erase<M: Kind>(module: M) -> Arc<dyn ErasedModule> {
@@ -384,6 +389,8 @@ pub fn erase_resolver(resolver: impl Resolver) -> Arc<dyn ErasedModule> {
 /// The ABI face of one mounted module.
 struct Instance {
     module: Arc<dyn ErasedModule>,
+    /// What the module registered at run time, answered before its own ops.
+    callbacks: Arc<Callbacks>,
     calls: Arc<PendingCalls>,
 }
 
@@ -405,12 +412,16 @@ impl PluginInstance for Instance {
     fn start(&self, op: RStr<'_>, params: RStr<'_>, sink: EventSinkBox) -> CallOutcome {
         let runtime = runtime();
         let _entered = runtime.enter();
-        let module = self.module.clone();
+        let (op, params) = (op.as_str(), params.as_str());
         self.calls.start(
             sink,
             |shared| {
                 let stream = Stream { sink: Some(shared) };
-                let future = module.start(op.as_str(), params.as_str(), stream).map_err(|err| err.to_wire())?;
+                let future = match starter::<Callbacks>(op) {
+                    Some(start) => start(self.callbacks.clone(), params, stream),
+                    None => self.module.clone().start(op, params, stream),
+                }
+                .map_err(|err| err.to_wire())?;
                 let call: CallFuture = Box::pin(async move { future.await.map_err(|err| err.to_wire()) });
                 Ok(call)
             },
@@ -451,7 +462,8 @@ pub fn instantiate(
     table: &[(&str, MountFn<'_>)],
 ) -> RResult<PluginInstanceBox, RString> {
     let mounted = catch_unwind(AssertUnwindSafe(|| -> ModuleResult<PluginInstanceBox> {
-        let host = Host::new(host);
+        let callbacks = Arc::new(Callbacks::default());
+        let host = Host::new(host, callbacks.clone());
         // Built in, the plugin's `tracing` and panics are the host's own already.
         if !cfg!(feature = "builtin") {
             logging::install(host.api(), host_log_level(&host));
@@ -487,7 +499,7 @@ pub fn instantiate(
             let _entered = runtime().enter();
             mount(context)?
         };
-        Ok(PluginInstance_TO::from_value(Instance { module, calls: PendingCalls::new() }, TD_Opaque))
+        Ok(PluginInstance_TO::from_value(Instance { module, callbacks, calls: PendingCalls::new() }, TD_Opaque))
     }));
     match mounted {
         Ok(Ok(instance)) => RResult::ROk(instance),
