@@ -94,6 +94,18 @@ impl SharedSink {
     }
 }
 
+/// Where a started call is first polled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstPoll {
+    /// On the caller's thread, answering `Ready` without a thread hop when
+    /// the future completes at once (most hook and context calls): only
+    /// for code that never blocks.
+    Inline,
+    /// On the callee's runtime: code that may block its thread (a tool, a
+    /// provider) then never blocks the caller's.
+    Spawned,
+}
+
 /// The callee's table of running calls.
 #[derive(Default)]
 pub struct PendingCalls {
@@ -108,11 +120,13 @@ impl PendingCalls {
 
     /// Starts one call. `make` builds the operation's future (it may stream
     /// events into the sink it is given); `spawn` runs a future on the
-    /// callee's runtime and returns a way to abort it. The caller must have
-    /// entered that runtime, since the first poll happens right here.
+    /// callee's runtime and returns a way to abort it. With
+    /// [`FirstPoll::Inline`] the caller must have entered that runtime, since
+    /// the first poll happens right here.
     pub fn start(
         self: &Arc<Self>,
         sink: EventSinkBox,
+        first_poll: FirstPoll,
         make: impl FnOnce(Arc<SharedSink>) -> Result<CallFuture, String>,
         spawn: impl FnOnce(Pin<Box<dyn Future<Output = ()> + Send>>) -> AbortFn,
     ) -> CallOutcome {
@@ -124,11 +138,13 @@ impl PendingCalls {
             Err(panic) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
         };
         let mut guarded = AssertUnwindSafe(future).catch_unwind().boxed();
-        let mut cx = Context::from_waker(futures::task::noop_waker_ref());
-        match guarded.as_mut().poll(&mut cx) {
-            Poll::Ready(Ok(result)) => return CallOutcome::Ready(to_ffi(result)),
-            Poll::Ready(Err(panic)) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
-            Poll::Pending => {}
+        if first_poll == FirstPoll::Inline {
+            let mut cx = Context::from_waker(futures::task::noop_waker_ref());
+            match guarded.as_mut().poll(&mut cx) {
+                Poll::Ready(Ok(result)) => return CallOutcome::Ready(to_ffi(result)),
+                Poll::Ready(Err(panic)) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
+                Poll::Pending => {}
+            }
         }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let table = Arc::downgrade(self);

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use amplifier_host::{Host, HostError, HostOptions, Notice, StoreConfig};
+use amplifier_kernel::cancellation::CancelState;
 use amplifier_kernel::loading::LoadReport;
 use amplifier_kernel::Coordinator;
 use amplifier_plan::{PlanDiagnostic, PlanError};
@@ -83,6 +84,10 @@ pub fn report(err: &HostError) -> u8 {
             print_diagnostics("error", errors);
             print_diagnostics("warning", warnings);
         }
+        HostError::Turn { cancelled: true, .. } => {
+            eprintln!("cancelled");
+            return exit::CANCELLED;
+        }
         other => eprintln!("error: {other}"),
     }
     for hint in err.hints() {
@@ -119,10 +124,28 @@ pub fn print_partial_load(report: &LoadReport) {
 /// when the turn is over.
 pub fn cancel_on_ctrl_c(coordinator: &Coordinator) -> tokio::task::JoinHandle<()> {
     let cancellation = coordinator.cancellation().clone();
+    let grace = coordinator.plan().session.cancel_grace();
     tokio::spawn(async move {
         while tokio::signal::ctrl_c().await.is_ok() {
-            let state = cancellation.request();
-            eprintln!("\ncancelling ({state:?}); press Ctrl-C again to stop immediately");
+            match cancellation.state() {
+                CancelState::None => {
+                    cancellation.request_graceful();
+                    eprintln!(
+                        "\ncancelling: running tools get {grace:?} to finish (session.cancel_grace); \
+                         press Ctrl-C again to stop now"
+                    );
+                }
+                CancelState::Graceful => {
+                    cancellation.request_immediate();
+                    eprintln!("\nstopping now: running calls are dropped; press Ctrl-C again to exit at once");
+                }
+                // The session did not wind down: leave without it. What was
+                // recorded is at most the recorder's bound behind.
+                CancelState::Immediate => {
+                    eprintln!("\nexiting");
+                    std::process::exit(130);
+                }
+            }
         }
     })
 }

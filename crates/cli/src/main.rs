@@ -37,6 +37,8 @@ pub mod exit {
     pub const RUN_FAILED: u8 = 1;
     /// Bad usage or an invalid mount plan: nothing was run.
     pub const USAGE: u8 = 2;
+    /// The user cancelled the run (Ctrl-C), as a shell reports SIGINT.
+    pub const CANCELLED: u8 = 130;
 }
 
 #[derive(Parser)]

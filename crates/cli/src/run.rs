@@ -131,7 +131,8 @@ pub(crate) async fn run_session(
         }
         Err(err) => {
             let code = hosting::report(&err);
-            report_failure(format, &err.to_string(), &session_id, &usage);
+            let status = if code == exit::CANCELLED { "cancelled" } else { "error" };
+            report_failure(format, status, &err.to_string(), &session_id, &usage);
             code
         }
     }
@@ -159,13 +160,17 @@ fn print_success(
 
 /// The failure in the result document of the machine-readable formats
 /// (the error itself is already on stderr).
-fn report_failure(format: OutputFormat, message: &str, session_id: &str, usage: &amplifier_kernel::models::Usage) {
+fn report_failure(
+    format: OutputFormat,
+    status: &str,
+    message: &str,
+    session_id: &str,
+    usage: &amplifier_kernel::models::Usage,
+) {
+    let document = || output::result_document(status, None, Some(message), session_id, usage);
     match format {
         OutputFormat::Text | OutputFormat::Sse => {}
-        OutputFormat::Json => println!("{}", output::result_document("error", None, Some(message), session_id, usage)),
-        OutputFormat::Jsonl => println!(
-            "{}",
-            serde_json::json!({"event": "run:result", "data": output::result_document("error", None, Some(message), session_id, usage)})
-        ),
+        OutputFormat::Json => println!("{}", document()),
+        OutputFormat::Jsonl => println!("{}", serde_json::json!({"event": "run:result", "data": document()})),
     }
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 use indexmap::IndexMap;
 use serde_json::{json, Value};
 
-use crate::cancellation::CancellationToken;
+use crate::cancellation::{CancelState, CancellationToken};
 use crate::errors::{ErrorKind, ModuleError};
 use crate::events;
 use crate::hooks::HookRegistry;
@@ -551,7 +551,7 @@ impl Coordinator {
         if let Some(id) = tool_call_id {
             self.cancellation.register_tool_start(id, name);
         }
-        let result = self.run_tool(name, input).await;
+        let result = self.run_tool_bounded(name, input).await;
         if let Some(id) = tool_call_id {
             self.cancellation.register_tool_complete(id);
         }
@@ -559,6 +559,76 @@ impl Coordinator {
         match spill.and_then(|spill| spill.spill(name, tool_call_id, &result)) {
             Some(kept) => kept,
             None => result,
+        }
+    }
+
+    /// Runs a tool until it answers, the session cancels it (at once, or
+    /// after the grace period of a graceful cancel) or its timeout ends it.
+    /// Dropping the call cancels it in its plugin, across the ABI.
+    async fn run_tool_bounded(&self, name: &str, input: Value) -> ToolResult {
+        let timeout = self.plan.session.tool_timeout(name);
+        let expired = async {
+            match timeout {
+                Some(timeout) => tokio::time::sleep(timeout).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            biased;
+            result = self.run_tool(name, input) => result,
+            () = self.must_stop() => ToolResult::error(
+                "Cancelled",
+                format!("tool '{name}' was cancelled ({})", self.stop_reason()),
+            ),
+            () = expired => ToolResult::error(
+                "Timeout",
+                format!(
+                    "tool '{name}' did not finish within {:?} and was stopped ({})",
+                    timeout.unwrap_or_default(),
+                    if self.plan.session.tool_timeouts.contains_key(name) {
+                        format!("session.tool_timeouts.{name}")
+                    } else {
+                        "session.tool_timeout".to_owned()
+                    }
+                ),
+            ),
+        }
+    }
+
+    /// Resolves when running calls must stop: at once on an immediate
+    /// cancel, after `session.cancel_grace` on a graceful one.
+    async fn must_stop(&self) {
+        self.cancellation.reached(CancelState::Graceful).await;
+        let grace = self.plan.session.cancel_grace();
+        tokio::select! {
+            () = self.cancellation.reached(CancelState::Immediate) => {}
+            () = tokio::time::sleep(grace) => {}
+        }
+    }
+
+    fn stop_reason(&self) -> String {
+        match self.cancellation.state() {
+            CancelState::Immediate => "the session was stopped".to_owned(),
+            _ => format!(
+                "the session was cancelled and it ran past the {:?} grace period",
+                self.plan.session.cancel_grace()
+            ),
+        }
+    }
+
+    /// Runs a provider call until it answers or the session stops it.
+    async fn bounded<T>(
+        &self,
+        module: &str,
+        call: impl std::future::Future<Output = ModuleResult<T>>,
+    ) -> ModuleResult<T> {
+        tokio::select! {
+            biased;
+            result = call => result.map_err(|err| err.with_module(module)),
+            () = self.must_stop() => Err(ModuleError::new(
+                ErrorKind::Cancelled,
+                format!("the call to provider '{module}' was cancelled ({})", self.stop_reason()),
+            )),
         }
     }
 
@@ -600,7 +670,7 @@ impl Coordinator {
         stream: Option<StreamSink>,
     ) -> ModuleResult<ChatResponse> {
         let mounted = self.pick_provider(provider)?;
-        mounted.provider.complete(request, stream).await.map_err(|err| err.with_module(&mounted.module))
+        self.bounded(&mounted.module, mounted.provider.complete(request, stream)).await
     }
 
     /// `complete` with the request and response as JSON text.
@@ -611,7 +681,7 @@ impl Coordinator {
         stream: Option<StreamSink>,
     ) -> ModuleResult<String> {
         let mounted = self.pick_provider(provider)?;
-        mounted.provider.complete_json(request, stream).await.map_err(|err| err.with_module(&mounted.module))
+        self.bounded(&mounted.module, mounted.provider.complete_json(request, stream)).await
     }
 
     fn pick_provider(&self, provider: Option<&str>) -> ModuleResult<MountedProvider> {

@@ -13,6 +13,13 @@ use crate::models::JsonMap;
 /// Upstream documents these defaults but leaves them unenforced; we enforce them.
 pub const DEFAULT_INJECTION_SIZE_LIMIT: usize = 10 * 1024;
 pub const DEFAULT_INJECTION_BUDGET_PER_TURN: u64 = 10_000;
+/// Seconds a tool call may run before the kernel ends it: longer than any
+/// standard tool's own limit (tool-bash's longest timeout is 600 s), so it
+/// only catches a tool that never returns.
+pub const DEFAULT_TOOL_TIMEOUT_SECS: f64 = 900.0;
+/// Seconds running tool and provider calls get to finish after a graceful
+/// cancel (the first Ctrl-C) before they are dropped.
+pub const DEFAULT_CANCEL_GRACE_SECS: f64 = 5.0;
 
 /// The five kinds of module (plus `resolver`, which finds the others).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -106,6 +113,15 @@ pub struct SessionSettings {
     /// Tokens (≈ chars / 4) per turn; absent means the default, `null` unlimited.
     #[serde(default = "default_budget")]
     pub injection_budget_per_turn: Option<u64>,
+    /// Seconds a tool call may run; absent means the default, `null` unlimited.
+    #[serde(default = "default_tool_timeout")]
+    pub tool_timeout: Option<f64>,
+    /// `tool_timeout` for single tools, by tool name.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub tool_timeouts: IndexMap<String, Option<f64>>,
+    /// Seconds running calls get after a graceful cancel.
+    #[serde(default = "default_cancel_grace")]
+    pub cancel_grace: f64,
     #[serde(default)]
     pub metadata: JsonMap,
     #[serde(default)]
@@ -120,7 +136,26 @@ fn default_budget() -> Option<u64> {
     Some(DEFAULT_INJECTION_BUDGET_PER_TURN)
 }
 
+fn default_tool_timeout() -> Option<f64> {
+    Some(DEFAULT_TOOL_TIMEOUT_SECS)
+}
+
+fn default_cancel_grace() -> f64 {
+    DEFAULT_CANCEL_GRACE_SECS
+}
+
 impl SessionSettings {
+    /// How long `tool` may run, `None` for no limit.
+    pub fn tool_timeout(&self, tool: &str) -> Option<std::time::Duration> {
+        let seconds = self.tool_timeouts.get(tool).copied().unwrap_or(self.tool_timeout)?;
+        std::time::Duration::try_from_secs_f64(seconds).ok()
+    }
+
+    /// How long running calls may go on after a graceful cancel.
+    pub fn cancel_grace(&self) -> std::time::Duration {
+        std::time::Duration::try_from_secs_f64(self.cancel_grace).unwrap_or_default()
+    }
+
     pub fn new(orchestrator: ModuleSpec, context: ModuleSpec) -> Self {
         SessionSettings {
             orchestrator,
@@ -128,6 +163,9 @@ impl SessionSettings {
             resolver: None,
             injection_size_limit: Some(DEFAULT_INJECTION_SIZE_LIMIT),
             injection_budget_per_turn: Some(DEFAULT_INJECTION_BUDGET_PER_TURN),
+            tool_timeout: Some(DEFAULT_TOOL_TIMEOUT_SECS),
+            tool_timeouts: IndexMap::new(),
+            cancel_grace: DEFAULT_CANCEL_GRACE_SECS,
             metadata: JsonMap::new(),
             raw: false,
         }

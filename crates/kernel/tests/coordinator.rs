@@ -641,3 +641,146 @@ async fn coordinator_events_carry_session_and_parent_ids() {
     root.emit("custom:event", map(json!({}))).await;
     assert_eq!(recorder.events()[0].1.get("parent_id"), Some(&Value::Null));
 }
+
+/// A tool answering after `delay`.
+struct SlowTool {
+    spec: amplifier_kernel::models::ToolSpec,
+    delay: Duration,
+}
+
+impl SlowTool {
+    fn mounted(coordinator: &Coordinator, name: &str, delay: Duration) {
+        let spec = amplifier_kernel::models::ToolSpec {
+            name: name.to_owned(),
+            parameters: json!({"type": "object"}),
+            description: None,
+        };
+        coordinator.mount_tool("slow-tools", Arc::new(SlowTool { spec, delay }));
+    }
+}
+
+impl amplifier_kernel::traits::Tool for SlowTool {
+    fn spec(&self) -> &amplifier_kernel::models::ToolSpec {
+        &self.spec
+    }
+
+    fn execute(&self, _input: Value) -> BoxFuture<'_, amplifier_kernel::models::ToolResult> {
+        Box::pin(async move {
+            tokio::time::sleep(self.delay).await;
+            amplifier_kernel::models::ToolResult::ok(json!("finished"))
+        })
+    }
+}
+
+/// A provider whose answer never comes.
+struct SilentProvider(amplifier_kernel::models::ProviderInfo);
+
+impl amplifier_kernel::traits::Provider for SilentProvider {
+    fn info(&self) -> &amplifier_kernel::models::ProviderInfo {
+        &self.0
+    }
+
+    fn list_models(&self) -> BoxFuture<'_, amplifier_kernel::ModuleResult<Vec<amplifier_kernel::models::ModelInfo>>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn complete(
+        &self,
+        _request: ChatRequest,
+        _stream: Option<amplifier_kernel::StreamSink>,
+    ) -> BoxFuture<'_, amplifier_kernel::ModuleResult<amplifier_kernel::models::ChatResponse>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+/// Runs `name` and requests `cancel` once the call is running; the result
+/// and how long it took (in paused time).
+async fn run_then_cancel(
+    coordinator: &Arc<Coordinator>,
+    name: &str,
+    cancel: impl FnOnce(&Coordinator),
+) -> (amplifier_kernel::models::ToolResult, Duration) {
+    let started = tokio::time::Instant::now();
+    let running = {
+        let coordinator = coordinator.clone();
+        let name = name.to_owned();
+        tokio::spawn(async move { coordinator.execute_tool(&name, json!({}), Some("call-1")).await })
+    };
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    cancel(coordinator);
+    (running.await.unwrap(), started.elapsed())
+}
+
+#[tokio::test(start_paused = true)]
+async fn after_a_graceful_cancel_a_running_tool_may_finish_within_the_grace_period() {
+    let coordinator = coordinator_with(plan());
+    SlowTool::mounted(&coordinator, "slow", Duration::from_secs(3));
+    let (result, took) = run_then_cancel(&coordinator, "slow", |c| assert!(c.cancellation().request_graceful())).await;
+    assert!(result.success, "{result:?}");
+    assert_eq!(took, Duration::from_secs(3));
+}
+
+#[tokio::test(start_paused = true)]
+async fn past_the_grace_period_a_running_tool_is_cancelled() {
+    let mut plan = plan();
+    plan.session.cancel_grace = 2.0;
+    let coordinator = coordinator_with(plan);
+    SlowTool::mounted(&coordinator, "slow", Duration::from_secs(60));
+    let (result, took) = run_then_cancel(&coordinator, "slow", |c| assert!(c.cancellation().request_graceful())).await;
+    assert!(!result.success);
+    let error = result.error.unwrap();
+    assert_eq!(error["type"], "Cancelled");
+    assert_eq!(
+        error["message"],
+        "tool 'slow' was cancelled (the session was cancelled and it ran past the 2s grace period)"
+    );
+    assert_eq!(took, Duration::from_millis(2010));
+    assert!(coordinator.cancellation().running_tool_names().is_empty(), "the call is booked out");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_immediate_cancel_drops_running_tool_and_provider_calls_at_once() {
+    let coordinator = coordinator_with(plan());
+    SlowTool::mounted(&coordinator, "slow", Duration::from_secs(60));
+    let (result, took) = run_then_cancel(&coordinator, "slow", |c| {
+        c.cancellation().request_graceful();
+        c.cancellation().request_immediate();
+    })
+    .await;
+    assert_eq!(result.error.unwrap()["message"], "tool 'slow' was cancelled (the session was stopped)");
+    assert_eq!(took, Duration::from_millis(10));
+
+    coordinator.mount_provider(MountedProvider {
+        name: "silent".into(),
+        module: "provider-silent".into(),
+        priority: 0,
+        provider: Arc::new(SilentProvider(Default::default())),
+    });
+    let err = coordinator.complete(None, ChatRequest::default(), None).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Cancelled);
+    assert_eq!(err.message, "the call to provider 'provider-silent' was cancelled (the session was stopped)");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_tool_past_its_timeout_is_stopped_and_a_tool_may_have_its_own() {
+    let mut plan = plan();
+    plan.session.tool_timeout = Some(30.0);
+    plan.session.tool_timeouts.insert("quick".into(), Some(1.5));
+    plan.session.tool_timeouts.insert("patient".into(), None);
+    let coordinator = coordinator_with(plan);
+    SlowTool::mounted(&coordinator, "slow", Duration::from_secs(3600));
+    SlowTool::mounted(&coordinator, "quick", Duration::from_secs(3600));
+    SlowTool::mounted(&coordinator, "patient", Duration::from_secs(3600));
+    let started = tokio::time::Instant::now();
+    let result = coordinator.execute_tool("slow", json!({}), None).await;
+    assert_eq!(result.error.unwrap()["type"], "Timeout");
+    assert_eq!(started.elapsed(), Duration::from_secs(30));
+    let result = coordinator.execute_tool("quick", json!({}), None).await;
+    assert_eq!(
+        result.error.unwrap()["message"],
+        "tool 'quick' did not finish within 1.5s and was stopped (session.tool_timeouts.quick)"
+    );
+    // `null` lifts the limit: the tool answers after its hour.
+    let result = coordinator.execute_tool("patient", json!({}), None).await;
+    assert!(result.success);
+}

@@ -13,7 +13,7 @@ use crate::adapters::{PluginHook, PluginModule, PluginTool};
 
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr};
-use amplifier_abi::bridge::{error_json, CallFuture, PendingCalls, SharedSink};
+use amplifier_abi::bridge::{error_json, CallFuture, FirstPoll, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApi, HostApiBox, HostApi_TO};
 use amplifier_kernel::coordinator::Contributor;
 use amplifier_kernel::hooks::HandlerId;
@@ -112,8 +112,10 @@ impl HostApi for HostService {
         };
         let _entered = self.runtime.enter();
         let runtime = self.runtime.clone();
+        // The kernel's own code answers host ops, and it never blocks.
         self.calls.start(
             sink,
+            FirstPoll::Inline,
             |stream| {
                 let Some(start) = handlers().0.get(op.as_str()) else {
                     return Err(ModuleError::unsupported(format!(

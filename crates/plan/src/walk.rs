@@ -6,7 +6,8 @@
 
 use amplifier_kernel::models::JsonMap;
 use amplifier_kernel::plan::{
-    ModuleKind, ModuleSpec, MountPlan, SessionSettings, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
+    ModuleKind, ModuleSpec, MountPlan, SessionSettings, DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN,
+    DEFAULT_INJECTION_SIZE_LIMIT,
 };
 use indexmap::IndexMap;
 use serde_json::Value as Json;
@@ -16,8 +17,18 @@ use crate::interpolate;
 use crate::tree::{child_path, Entry, Node, Pos, Value};
 
 const TOP_KEYS: &[&str] = &["session", "providers", "tools", "hooks", "agents"];
-const SESSION_KEYS: &[&str] =
-    &["orchestrator", "context", "resolver", "injection_size_limit", "injection_budget_per_turn", "metadata", "raw"];
+const SESSION_KEYS: &[&str] = &[
+    "orchestrator",
+    "context",
+    "resolver",
+    "injection_size_limit",
+    "injection_budget_per_turn",
+    "tool_timeout",
+    "tool_timeouts",
+    "cancel_grace",
+    "metadata",
+    "raw",
+];
 const MODULE_KEYS: &[&str] = &["module", "source", "config", "instance_id"];
 
 /// Turns the tree into a plan plus warnings, or every error found.
@@ -117,6 +128,16 @@ impl Walker<'_> {
         session.injection_size_limit = self.limit(&fields, "injection_size_limit", DEFAULT_INJECTION_SIZE_LIMIT);
         session.injection_budget_per_turn =
             self.limit(&fields, "injection_budget_per_turn", DEFAULT_INJECTION_BUDGET_PER_TURN);
+        if let Some(node) = fields.get("tool_timeout") {
+            session.tool_timeout = self.seconds(node, &fields.path("tool_timeout"), true);
+        }
+        if let Some(node) = fields.optional("tool_timeouts") {
+            session.tool_timeouts = self.tool_timeouts(node, &fields.path("tool_timeouts"));
+        }
+        if let Some(node) = fields.get("cancel_grace") {
+            let path = fields.path("cancel_grace");
+            session.cancel_grace = self.seconds(node, &path, false).unwrap_or(DEFAULT_CANCEL_GRACE_SECS);
+        }
         if let Some(node) = fields.optional("metadata") {
             session.metadata = self.json_map(node, &fields.path("metadata"), Strings::Verbatim);
         }
@@ -150,6 +171,40 @@ impl Walker<'_> {
             self.mismatch(node, &fields.path(key), "a non-negative integer or null");
         }
         limit
+    }
+
+    /// A duration in seconds (an integer or a float, not negative); `null`
+    /// (no limit) where `nullable`. A mismatch is reported and reads as `None`.
+    fn seconds(&mut self, node: &Node, path: &str, nullable: bool) -> Option<f64> {
+        let seconds = match node.value {
+            Value::Null if nullable => return None,
+            Value::Int(n) => Some(n as f64),
+            Value::Float(x) => Some(x),
+            _ => None,
+        };
+        match seconds.filter(|s| std::time::Duration::try_from_secs_f64(*s).is_ok()) {
+            Some(seconds) => Some(seconds),
+            None => {
+                let expected = if nullable {
+                    "a number of seconds (0 or more) or null"
+                } else {
+                    "a number of seconds (0 or more)"
+                };
+                self.mismatch(node, path, expected);
+                None
+            }
+        }
+    }
+
+    fn tool_timeouts(&mut self, node: &Node, path: &str) -> IndexMap<String, Option<f64>> {
+        let Value::Map(entries) = &node.value else {
+            self.mismatch(node, path, "a map of tool names to seconds");
+            return IndexMap::new();
+        };
+        entries
+            .iter()
+            .map(|entry| (entry.key.clone(), self.seconds(&entry.value, &child_path(path, &entry.key), true)))
+            .collect()
     }
 
     fn modules(&mut self, top: &Fields, key: &str, kind: ModuleKind) -> Vec<ModuleSpec> {

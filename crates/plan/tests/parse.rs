@@ -1,6 +1,9 @@
 use std::path::Path;
 
-use amplifier_kernel::plan::{DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT};
+use amplifier_kernel::plan::{
+    DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
+    DEFAULT_TOOL_TIMEOUT_SECS,
+};
 use amplifier_plan::{parse_plan_file, parse_plan_str, parse_plan_str_with_env, ParsedPlan, PlanError};
 use serde_json::json;
 
@@ -134,6 +137,37 @@ fn injection_limits_absent_null_and_set() {
     .session;
     assert_eq!(set.injection_size_limit, Some(0));
     assert_eq!(set.injection_budget_per_turn, Some(7));
+}
+
+#[test]
+fn tool_timeouts_and_the_cancel_grace_absent_null_and_set() {
+    let absent = parse_ok(SESSION).plan.session;
+    assert_eq!(absent.tool_timeout, Some(DEFAULT_TOOL_TIMEOUT_SECS));
+    assert!(absent.tool_timeouts.is_empty());
+    assert_eq!(absent.cancel_grace, DEFAULT_CANCEL_GRACE_SECS);
+
+    let set = parse_ok(
+        "session:\n  orchestrator: o\n  context: c\n  tool_timeout: null\n  tool_timeouts: {bash: 1200, web: 2.5, free: null}\n  cancel_grace: 0.5\n",
+    )
+    .plan
+    .session;
+    assert_eq!(set.tool_timeout, None);
+    assert_eq!(set.tool_timeout("bash"), Some(std::time::Duration::from_secs(1200)));
+    assert_eq!(set.tool_timeout("web"), Some(std::time::Duration::from_millis(2500)));
+    assert_eq!(set.tool_timeout("free"), None);
+    assert_eq!(set.cancel_grace(), std::time::Duration::from_millis(500));
+}
+
+#[test]
+fn a_duration_that_is_not_one_names_its_field() {
+    assert_eq!(
+        error("session:\n  orchestrator: o\n  context: c\n  tool_timeouts: {bash: -1}\n"),
+        "plan.yaml:4:25: session.tool_timeouts.bash: expected a number of seconds (0 or more) or null, found a negative integer"
+    );
+    assert_eq!(
+        error("session:\n  orchestrator: o\n  context: c\n  cancel_grace: null\n"),
+        "plan.yaml:4:17: session.cancel_grace: expected a number of seconds (0 or more), found null"
+    );
 }
 
 #[test]
@@ -278,7 +312,7 @@ fn unknown_keys_are_warnings() {
              known keys: module, source, config, instance_id",
             "plan.yaml:4:3: session.contxt: unknown key `contxt` is ignored; known keys: \
              orchestrator, context, resolver, injection_size_limit, injection_budget_per_turn, \
-             metadata, raw",
+             tool_timeout, tool_timeouts, cancel_grace, metadata, raw",
             "plan.yaml:5:1: models: unknown key `models` is ignored; \
              known keys: session, providers, tools, hooks, agents",
         ]

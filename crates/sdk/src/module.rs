@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, RString};
-use amplifier_abi::bridge::{panic_error, CallFuture, PendingCalls, SharedSink};
+use amplifier_abi::bridge::{panic_error, CallFuture, FirstPoll, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
 use amplifier_protocol::models::{ChatResponse, HookResult, JsonMap, Message, ModelInfo, ToolResult, ToolSpec};
 use amplifier_protocol::ops::plugin::{context, hook, orchestrator, provider, resolver, tool};
@@ -415,6 +415,7 @@ impl PluginInstance for Instance {
         let (op, params) = (op.as_str(), params.as_str());
         self.calls.start(
             sink,
+            first_poll(op),
             |shared| {
                 let stream = Stream { sink: Some(shared) };
                 let future = match starter::<Callbacks>(op) {
@@ -439,6 +440,27 @@ impl PluginInstance for Instance {
     fn shutdown(&self) -> RResult<(), RString> {
         self.calls.cancel_all();
         RResult::ROk(())
+    }
+}
+
+/// Tools, providers, orchestrators and resolvers may block their thread
+/// (`std::fs`, a blocking client, a long computation): they run on the
+/// plugin's runtime, never on the host's thread that started them, so the
+/// host's timeouts and Ctrl-C still work. Hooks, context and callbacks are
+/// polled once inline, which keeps a hook call around a microsecond; they
+/// must not block.
+fn first_poll(op: &str) -> FirstPoll {
+    const MAY_BLOCK: [&str; 5] = [
+        tool::Execute::NAME,
+        orchestrator::Execute::NAME,
+        provider::Complete::NAME,
+        provider::ListModels::NAME,
+        resolver::Resolve::NAME,
+    ];
+    if MAY_BLOCK.contains(&op) {
+        FirstPoll::Spawned
+    } else {
+        FirstPoll::Inline
     }
 }
 
