@@ -200,6 +200,42 @@ fn validate_usage_errors_exit_2() {
     assert!(stderr(&output).contains("--kind"), "{}", stderr(&output));
 }
 
+#[test]
+fn the_binary_alone_validates_an_orchestrator_with_its_built_in_provider_and_context() {
+    // loop-basic installed (built once, in the workspace's target dir), then
+    // validated by the binary copied out of the checkout: no cargo on PATH,
+    // no AMPLIFIER_VALIDATE_*. The session of the orchestrator checks runs
+    // provider-scripted and context-simple as built into the binary; a copy
+    // to build from the checkout would fail here (no cargo).
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let output = amplifier(&workspace())
+        .env("AMPLIFIER_HOME", &home)
+        .args(["module", "install", &plugin("loop-basic")])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let versions = std::fs::read_dir(home.join("modules/loop-basic")).unwrap();
+    let installed: Vec<PathBuf> = versions.flatten().map(|e| e.path()).collect();
+    assert_eq!(installed.len(), 1, "{installed:?}");
+
+    let output = copied_binary(dir.path())
+        .env_remove("AMPLIFIER_VALIDATE_PROVIDER")
+        .env_remove("AMPLIFIER_VALIDATE_CONTEXT")
+        .args(["module", "validate", "--output", "json", "--behavioral"])
+        .arg(&installed[0])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("not a JSON report ({err}):\n{}\nstderr:\n{}", stdout(&output), stderr(&output)));
+    assert_eq!(report["module_type"], "orchestrator");
+    assert!(check(&report, "build")["message"].as_str().unwrap().starts_with("prebuilt library"), "{report:#}");
+    for name in ["orchestrator_execute", "orchestrator_tool_loop"] {
+        assert_eq!(check(&report, name)["passed"], true, "{:#?}\nstderr:\n{}", failed_checks(&report), stderr(&output));
+    }
+    assert_eq!(output.status.code(), Some(0), "{:#?}", failed_checks(&report));
+}
+
 /// One target dir for every scaffold (they are stand-alone workspaces), kept
 /// between test runs so their dependencies are compiled once.
 fn scaffold_target() -> PathBuf {
@@ -208,12 +244,6 @@ fn scaffold_target() -> PathBuf {
 
 #[test]
 fn new_modules_of_every_kind_pass_validate() {
-    // The orchestrator check needs provider-scripted and context-simple: get
-    // them into the shared build cache now, built in the workspace's target
-    // dir (the scaffolds below build with their own CARGO_TARGET_DIR).
-    let (code, report, output) = validate_json(&workspace(), &["plugins/loop-basic"]);
-    assert_eq!(code, 0, "{:#?}\n{}", failed_checks(&report), stderr(&output));
-
     let dir = tempfile::tempdir().unwrap();
     for kind in ["tool", "provider", "hook", "orchestrator", "context"] {
         let name = format!("my-{kind}");

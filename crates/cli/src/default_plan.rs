@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 use crate::settings::Settings;
 
 /// The default plan's text.
@@ -22,7 +22,7 @@ pub const DEFAULT_PLAN: &str = include_str!("default-plan.yaml");
 const INIT_FILE: &str = "plan.yaml";
 
 /// `--plan` if given, else the `plan` setting, else the built-in default.
-pub fn choose(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
+pub fn choose(explicit: Option<PathBuf>) -> CliResult<PathBuf> {
     if let Some(plan) = explicit {
         return Ok(plan);
     }
@@ -32,7 +32,7 @@ pub fn choose(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
     let path = amplifier_loader::amplifier_home().join("default-plan.yaml");
     // A new amplifier's default replaces an older one.
     amplifier_models::write_if_changed(&path, DEFAULT_PLAN)
-        .map_err(|err| format!("cannot write the default plan to {}: {err}", path.display()))?;
+        .map_err(|err| CliError::failed(format!("cannot write the default plan to {}: {err}", path.display())))?;
     Ok(path)
 }
 
@@ -47,21 +47,16 @@ pub struct InitArgs {
 }
 
 /// `amplifier init`: the default plan, written for editing.
-pub fn init(args: InitArgs) -> u8 {
+pub fn init(args: InitArgs) -> CliResult {
     if args.path.exists() && !args.force {
-        eprintln!(
-            "error: {} exists already\nhint: pass --force to replace it, or --path FILE to write elsewhere",
-            args.path.display()
-        );
-        return exit::USAGE;
+        return Err(CliError::usage(format!("{} exists already", args.path.display()))
+            .hint("pass --force to replace it, or --path FILE to write elsewhere"));
     }
-    if let Err(err) = std::fs::write(&args.path, DEFAULT_PLAN) {
-        eprintln!("error: cannot write {}: {err}", args.path.display());
-        return exit::RUN_FAILED;
-    }
+    std::fs::write(&args.path, DEFAULT_PLAN)
+        .map_err(|err| CliError::failed(format!("cannot write {}: {err}", args.path.display())))?;
     let shown = args.path.display();
     println!("Wrote {shown}: amplifier's default plan, to edit.");
     println!("  amplifier run --plan {shown} \"prompt\"   runs it");
     println!("  `plan: {shown}` in .amplifier/settings.yaml makes it this directory's default");
-    exit::SUCCESS
+    Ok(())
 }

@@ -5,14 +5,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use amplifier_host::{Host, HostError, HostOptions, Notice, StoreConfig};
+use amplifier_host::{Host, HostOptions, Notice, StoreConfig};
 use amplifier_kernel::cancellation::CancelState;
 use amplifier_kernel::loading::LoadReport;
 use amplifier_kernel::Coordinator;
-use amplifier_plan::{PlanDiagnostic, PlanError};
+use amplifier_plan::PlanDiagnostic;
 use amplifier_store::{Retention, Store};
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 use crate::settings::Settings;
 
 /// The flags `run`, the REPL and `resume` share.
@@ -24,14 +24,14 @@ pub struct Flags {
 }
 
 /// Where the store is, with the retention `settings` ask for.
-fn store_config(settings: &Settings) -> Result<StoreConfig, String> {
+fn store_config(settings: &Settings) -> CliResult<StoreConfig> {
     let retention =
         Retention { max_events: settings.limit("events.max_rows")?, max_age_days: settings.limit("events.max_days")? };
     Ok(StoreConfig { retention, ..StoreConfig::default() })
 }
 
-pub fn open_store() -> Result<Store, String> {
-    store_config(&Settings::load(Path::new(".")))?.open()
+pub fn open_store() -> CliResult<Store> {
+    store_config(&Settings::load(Path::new(".")))?.open().map_err(CliError::failed)
 }
 
 fn print_notice(notice: Notice) {
@@ -42,15 +42,11 @@ fn print_notice(notice: Notice) {
 }
 
 /// The host options of a terminal front end: notices on stderr.
-pub fn options(flags: Flags, keep_lock: bool) -> Result<HostOptions, u8> {
-    let usage = |message: String| {
-        eprintln!("error: {message}");
-        exit::USAGE
-    };
+pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
     let settings = Settings::load(Path::new("."));
-    let store = store_config(&settings).map_err(usage)?;
+    let store = store_config(&settings)?;
     // The setting's default is the host's cap; 0 is none.
-    let max_tool_result_bytes = settings.limit("tool_results.max_bytes").map_err(usage)?.map(|n| n as usize);
+    let max_tool_result_bytes = settings.limit("tool_results.max_bytes")?.map(|n| n as usize);
     Ok(HostOptions {
         offline: flags.offline,
         keep_lock,
@@ -62,51 +58,21 @@ pub fn options(flags: Flags, keep_lock: bool) -> Result<HostOptions, u8> {
     })
 }
 
-/// Opens the plan (its warnings printed) and pulls the local models it
-/// needs; `Err` is the exit code, the reason printed.
-pub fn open(plan_path: &Path, options: HostOptions) -> Result<Host, u8> {
+/// Opens the plan (its warnings printed) and pulls the local models it needs.
+pub fn open(plan_path: &Path, options: HostOptions) -> CliResult<Host> {
     let offline = options.offline;
-    let host = Host::open(plan_path, options).map_err(|err| report(&err))?;
-    print_diagnostics("warning", host.warnings());
+    let host = Host::open(plan_path, options)?;
+    print_warnings(host.warnings());
     if !offline {
-        crate::model::pull_missing_for(host.plan()).map_err(|message| {
-            eprintln!("error: {message}");
-            exit::RUN_FAILED
-        })?;
+        crate::model::pull_missing_for(host.plan())?;
     }
     Ok(host)
 }
 
-/// Prints an error with its hints; returns the exit code it means.
-pub fn report(err: &HostError) -> u8 {
-    match err {
-        HostError::Plan(PlanError::Invalid { errors, warnings }) => {
-            print_diagnostics("error", errors);
-            print_diagnostics("warning", warnings);
-        }
-        HostError::Turn { cancelled: true, .. } => {
-            eprintln!("cancelled");
-            return exit::CANCELLED;
-        }
-        other => eprintln!("error: {other}"),
-    }
-    for hint in err.hints() {
-        eprintln!("hint: {hint}");
-    }
-    if err.is_usage() {
-        exit::USAGE
-    } else {
-        exit::RUN_FAILED
-    }
-}
-
-pub fn print_diagnostics(severity: &str, diagnostics: &[PlanDiagnostic]) {
-    for diagnostic in diagnostics {
-        eprintln!("{severity}: {diagnostic}");
-        if let Some(hint) = &diagnostic.hint {
-            eprintln!("  hint: {hint}");
-        }
-    }
+pub fn print_warnings(diagnostics: &[PlanDiagnostic]) {
+    let mut text = String::new();
+    crate::error::render_diagnostics(&mut text, "warning", diagnostics).expect("writing to a String");
+    eprint!("{text}");
 }
 
 /// The modules a partial load went without.
@@ -143,20 +109,17 @@ pub fn cancel_on_ctrl_c(coordinator: &Coordinator) -> tokio::task::JoinHandle<()
                 // recorded is at most the recorder's bound behind.
                 CancelState::Immediate => {
                     eprintln!("\nexiting");
-                    std::process::exit(130);
+                    std::process::exit(crate::error::exit::CANCELLED.into());
                 }
             }
         }
     })
 }
 
-/// The async runtime a front end runs sessions on; `None` after printing why not.
-pub(crate) fn runtime() -> Option<tokio::runtime::Runtime> {
-    match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => Some(runtime),
-        Err(err) => {
-            eprintln!("error: cannot start the async runtime: {err}");
-            None
-        }
-    }
+/// The async runtime a command runs sessions and module builds on.
+pub(crate) fn runtime() -> CliResult<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| CliError::failed(format!("cannot start the async runtime: {err}")))
 }

@@ -8,6 +8,7 @@
 
 mod approval;
 mod default_plan;
+mod error;
 mod hosting;
 mod line_editor;
 mod model;
@@ -29,17 +30,7 @@ mod update;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-/// Exit codes, as documented in `docs/user/running.md`.
-pub mod exit {
-    pub const SUCCESS: u8 = 0;
-    /// The run started but failed (a module failed to load, the provider erred…).
-    pub const RUN_FAILED: u8 = 1;
-    /// Bad usage or an invalid mount plan: nothing was run.
-    pub const USAGE: u8 = 2;
-    /// The user cancelled the run (Ctrl-C), as a shell reports SIGINT.
-    pub const CANCELLED: u8 = 130;
-}
+use error::CliError;
 
 #[derive(Parser)]
 #[command(name = "amplifier", version, about = "Run AI agents composed from plugin modules", long_about = None)]
@@ -126,7 +117,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "otlp")]
         cli.otlp.or_else(|| std::env::var("AMPLIFIER_OTLP_ENDPOINT").ok().filter(|e| !e.is_empty())).as_deref(),
     );
-    let code = match cli.command {
+    let result = match cli.command {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Init(args)) => default_plan::init(args),
         Some(Command::Update(args)) => update::update(args),
@@ -138,22 +129,18 @@ fn main() -> ExitCode {
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
         Some(Command::ReferenceJson) => reference::print(),
-        // A person at a terminal with a plan chosen in the environment: talk.
         // A person at a terminal: talk, with the `plan` setting or the default plan.
-        None if std::io::IsTerminal::is_terminal(&std::io::stdin()) => match default_plan::choose(None) {
-            Ok(plan) => repl::repl(&plan, repl::ReplOptions::default()),
-            Err(message) => {
-                eprintln!("error: {message}");
-                exit::RUN_FAILED
-            }
-        },
-        None => {
-            eprintln!(
-                "error: no command given\n\nhint: `amplifier run \"prompt\"` asks an agent (the `plan` setting, or the \
-                 default plan); see `amplifier --help`"
-            );
-            exit::USAGE
+        None if std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
+            default_plan::choose(None).and_then(|plan| repl::repl(&plan, repl::ReplOptions::default()))
         }
+        None => Err(CliError::usage("no command given")
+            .hint("`amplifier run \"prompt\"` asks an agent (the `plan` setting, or the default plan); see `amplifier --help`")),
     };
-    ExitCode::from(code)
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            err.print();
+            ExitCode::from(err.code())
+        }
+    }
 }

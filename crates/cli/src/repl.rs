@@ -20,7 +20,7 @@ use rustyline::history::DefaultHistory;
 use rustyline::Editor;
 
 use crate::approval::{ApprovalMode, TerminalApproval};
-use crate::exit;
+use crate::error::{CliError, CliResult};
 use crate::hosting::{self, Flags};
 use crate::line_editor::ReplHelper;
 use crate::output::{self, FrontEnd, OutputFormat};
@@ -48,19 +48,12 @@ pub struct ReplOptions {
     pub conversation: Conversation,
 }
 
-pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
-    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
-    let host =
-        match hosting::options(options.flags, true).and_then(|host_options| hosting::open(plan_path, host_options)) {
-            Ok(host) => host,
-            Err(code) => return code,
-        };
+pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
+    let runtime = hosting::runtime()?;
+    let host = hosting::open(plan_path, hosting::options(options.flags, true)?)?;
     let approval = Arc::new(TerminalApproval::new(Path::new(".")));
     let builder = host.session().record(options.session_name).approval(approval.clone());
-    let mut hosted = match builder.conversation(options.conversation.clone()).open() {
-        Ok(hosted) => hosted,
-        Err(err) => return hosting::report(&err),
-    };
+    let mut hosted = builder.conversation(options.conversation.clone()).open()?;
     let coordinator = hosted.coordinator().clone();
     let (user, id) = options.conversation.resolve(hosted.session_id());
     crate::trace_bridge::attach(&coordinator, user, id);
@@ -70,17 +63,12 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         Ok(report) => hosting::print_partial_load(&report),
         Err(err) => {
             runtime.block_on(hosted.finish(false));
-            return hosting::report(&err);
+            return Err(err.into());
         }
     }
 
-    let mut editor = match Editor::<ReplHelper, DefaultHistory>::new() {
-        Ok(editor) => editor,
-        Err(err) => {
-            eprintln!("error: cannot start the line editor: {err}");
-            return exit::RUN_FAILED;
-        }
-    };
+    let mut editor = Editor::<ReplHelper, DefaultHistory>::new()
+        .map_err(|err| CliError::failed(format!("cannot start the line editor: {err}")))?;
     let history = amplifier_loader::amplifier_home().join("history");
     // A first session has no history yet.
     let _ = editor.load_history(&history);
@@ -103,7 +91,7 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(err) => {
-                eprintln!("error: cannot read the line: {err}");
+                CliError::failed(format!("cannot read the line: {err}")).print();
                 break;
             }
         };
@@ -145,7 +133,7 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> u8 {
         eprintln!("warning: cannot save the line history to {}: {err}", history.display());
     }
     runtime.block_on(hosted.finish(true));
-    exit::SUCCESS
+    Ok(())
 }
 
 enum Flow {
@@ -166,9 +154,8 @@ async fn turn(hosted: &mut HostedSession, front: &FrontEnd, prompt: &str) {
     match result {
         Ok(response) => front.text.finish(&response),
         Err(HostError::Turn { cancelled: true, .. }) => eprintln!("(turn cancelled)"),
-        Err(err) => {
-            hosting::report(&err);
-        }
+        // The conversation goes on after a failed turn.
+        Err(err) => CliError::from(err).print(),
     }
     front.text.reset();
 }
@@ -215,17 +202,17 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
         }
         "clear" => match coordinator.set_messages(Vec::<Message>::new()).await {
             Ok(()) => println!("the conversation is forgotten; the session goes on"),
-            Err(err) => eprintln!("error: cannot clear the context: {err}"),
+            Err(err) => CliError::failed(format!("cannot clear the context: {err}")).print(),
         },
         "save" if !argument.is_empty() => match coordinator.get_messages().await {
             Ok(messages) => {
                 let text = serde_json::to_string_pretty(&messages).unwrap_or_default();
                 match std::fs::write(argument, text) {
                     Ok(()) => println!("saved {} messages to {argument}", messages.len()),
-                    Err(err) => eprintln!("error: cannot write {argument}: {err}"),
+                    Err(err) => CliError::failed(format!("cannot write {argument}: {err}")).print(),
                 }
             }
-            Err(err) => eprintln!("error: cannot read the conversation: {err}"),
+            Err(err) => CliError::failed(format!("cannot read the conversation: {err}")).print(),
         },
         "save" => eprintln!("usage: /save FILE"),
         "config" => print!("{}", crate::settings::Settings::load(Path::new(".")).render()),
@@ -276,13 +263,12 @@ fn fork(session_id: &str, argument: &str) {
             Err(_) => return eprintln!("usage: /fork [TURN] (TURN counts from 1)"),
         },
     };
-    let forked = hosting::open_store()
-        .and_then(|mut store| store.fork(session_id, at_turn, None).map_err(|err| err.to_string()));
+    let forked = hosting::open_store().and_then(|mut store| Ok(store.fork(session_id, at_turn, None)?));
     match forked {
         Ok(fork) => println!(
             "forked {} turn(s) into {}; continue it with `amplifier session resume {}`",
             fork.turn_count, fork.id, fork.id
         ),
-        Err(err) => eprintln!("error: cannot fork: {err}"),
+        Err(err) => err.print(),
     }
 }

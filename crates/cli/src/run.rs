@@ -7,7 +7,7 @@ use std::sync::Arc;
 use amplifier_host::{Conversation, HostedSession};
 use clap::Args;
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 use crate::hosting::{self, Flags};
 use crate::output::{self, OutputFormat};
 
@@ -44,14 +44,8 @@ pub struct RunArgs {
     session: Option<String>,
 }
 
-pub fn run(args: RunArgs) -> u8 {
-    let plan_path = match crate::default_plan::choose(args.plan) {
-        Ok(plan) => plan,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::RUN_FAILED;
-        }
-    };
+pub fn run(args: RunArgs) -> CliResult {
+    let plan_path = crate::default_plan::choose(args.plan)?;
     let flags = Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial };
     let conversation = Conversation { user: args.user, id: args.session };
     // No prompt, and a person at the terminal: an interactive session.
@@ -59,38 +53,32 @@ pub fn run(args: RunArgs) -> u8 {
         let options = crate::repl::ReplOptions { flags, session_name: args.session_name, conversation };
         return crate::repl::repl(&plan_path, options);
     }
-    let prompt = match read_prompt(args.prompt) {
-        Ok(prompt) => prompt,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
-    let host = match hosting::options(flags, true).and_then(|options| hosting::open(&plan_path, options)) {
-        Ok(host) => host,
-        Err(code) => return code,
-    };
+    let prompt = read_prompt(args.prompt)?;
+    let runtime = hosting::runtime()?;
+    let host = hosting::open(&plan_path, hosting::options(flags, true)?)?;
+    let builder = host.session().record(args.session_name);
     if args.output_format == OutputFormat::Sse {
-        let builder = host.session().record(args.session_name);
         return runtime.block_on(crate::sse_stdout::run(builder, conversation, &prompt));
     }
-    let builder = host.session().record(args.session_name);
     runtime.block_on(run_session(builder, conversation, &prompt, args.output_format))
 }
 
-pub(crate) fn read_prompt(arg: Option<String>) -> Result<String, String> {
+pub(crate) fn read_prompt(arg: Option<String>) -> CliResult<String> {
     if let Some(prompt) = arg {
         return Ok(prompt);
     }
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
-        return Err("no prompt given\n\nhint: pass it as an argument (`amplifier run --plan FILE \"prompt\"`) or pipe it on stdin".into());
+        return Err(CliError::usage("no prompt given")
+            .hint("pass it as an argument (`amplifier run --plan FILE \"prompt\"`) or pipe it on stdin"));
     }
     let mut prompt = String::new();
-    stdin.lock().read_to_string(&mut prompt).map_err(|err| format!("cannot read the prompt from stdin: {err}"))?;
+    stdin
+        .lock()
+        .read_to_string(&mut prompt)
+        .map_err(|err| CliError::usage(format!("cannot read the prompt from stdin: {err}")))?;
     if prompt.trim().is_empty() {
-        return Err("the prompt read from stdin is empty".into());
+        return Err(CliError::usage("the prompt read from stdin is empty"));
     }
     Ok(prompt)
 }
@@ -105,18 +93,15 @@ async fn start_and_turn(hosted: &mut HostedSession, prompt: &str) -> Result<Stri
     result
 }
 
-/// One prompt in a hosted session, printed in `format`; the exit code.
+/// One prompt in a hosted session, printed in `format`.
 pub(crate) async fn run_session(
     builder: amplifier_host::SessionBuilder,
     conversation: Conversation,
     prompt: &str,
     format: OutputFormat,
-) -> u8 {
+) -> CliResult {
     let approval = Arc::new(crate::approval::TerminalApproval::new(Path::new(".")));
-    let mut hosted = match builder.approval(approval).conversation(conversation.clone()).open() {
-        Ok(hosted) => hosted,
-        Err(err) => return hosting::report(&err),
-    };
+    let mut hosted = builder.approval(approval).conversation(conversation.clone()).open()?;
     let (user, id) = conversation.resolve(hosted.session_id());
     crate::trace_bridge::attach(hosted.coordinator(), user, id);
     let front = output::attach(hosted.coordinator(), format);
@@ -127,13 +112,14 @@ pub(crate) async fn run_session(
     match result {
         Ok(response) => {
             print_success(format, &front.text, &response, &session_id, &usage);
-            exit::SUCCESS
+            Ok(())
         }
         Err(err) => {
-            let code = hosting::report(&err);
-            let status = if code == exit::CANCELLED { "cancelled" } else { "error" };
-            report_failure(format, status, &err.to_string(), &session_id, &usage);
-            code
+            let message = err.to_string();
+            let err = CliError::from(err);
+            let status = if err.is_cancelled() { "cancelled" } else { "error" };
+            report_failure(format, status, &message, &session_id, &usage);
+            Err(err)
         }
     }
 }
@@ -159,7 +145,7 @@ fn print_success(
 }
 
 /// The failure in the result document of the machine-readable formats
-/// (the error itself is already on stderr).
+/// (the error itself goes to stderr).
 fn report_failure(
     format: OutputFormat,
     status: &str,

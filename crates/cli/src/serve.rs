@@ -29,7 +29,7 @@ use axum::Router;
 use clap::Args;
 use serde_json::{json, Value};
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 use crate::hosting::{self, Flags};
 
 mod door;
@@ -73,29 +73,14 @@ struct App {
     permits: Arc<tokio::sync::Semaphore>,
 }
 
-pub fn serve(args: ServeArgs) -> u8 {
-    let plan = match crate::default_plan::choose(args.plan) {
-        Ok(plan) => plan,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::RUN_FAILED;
-        }
-    };
+pub fn serve(args: ServeArgs) -> CliResult {
+    let plan = crate::default_plan::choose(args.plan)?;
     let token = args.token.clone().or_else(|| std::env::var("AMPLIFIER_SERVE_TOKEN").ok());
     // Refused before anything is built or bound.
-    let door = match door::Door::new(args.addr, token, args.rate_limit) {
-        Ok(door) => door,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
+    let door = door::Door::new(args.addr, token, args.rate_limit)?;
+    let runtime = hosting::runtime()?;
     // Served runs are not kept as sessions, and do not write amplifier.lock.
-    let host = match hosting::options(Flags::default(), false).and_then(|options| hosting::open(&plan, options)) {
-        Ok(host) => host,
-        Err(code) => return code,
-    };
+    let host = hosting::open(&plan, hosting::options(Flags::default(), false)?)?;
     let runs_dir = host
         .plan()
         .session
@@ -116,20 +101,12 @@ pub fn serve(args: ServeArgs) -> u8 {
     runtime.block_on(async move {
         // Build the plan's plugins (the agents' too) before taking requests.
         app.host.prepare_all().await;
-        let listener = match tokio::net::TcpListener::bind(args.addr).await {
-            Ok(listener) => listener,
-            Err(err) => {
-                eprintln!("error: cannot listen on {}: {err}", args.addr);
-                return exit::RUN_FAILED;
-            }
-        };
-        let local = match listener.local_addr() {
-            Ok(local) => local,
-            Err(err) => {
-                eprintln!("error: cannot read the address listened on: {err}");
-                return exit::RUN_FAILED;
-            }
-        };
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|err| CliError::failed(format!("cannot listen on {}: {err}", args.addr)))?;
+        let local = listener
+            .local_addr()
+            .map_err(|err| CliError::failed(format!("cannot read the address listened on: {err}")))?;
         // Port 0 was a wish: requests name the port actually bound.
         let door = Arc::new(door.listening_on(local));
         println!("listening on http://{local}");
@@ -141,13 +118,9 @@ pub fn serve(args: ServeArgs) -> u8 {
             .route("/v1/runs/{thread}", get(get_run))
             .with_state(app)
             .layer(axum::middleware::from_fn_with_state(door, door::guard));
-        match door::serve(listener, router, read_timeout).await {
-            Ok(()) => exit::SUCCESS,
-            Err(err) => {
-                eprintln!("error: the server stopped: {err}");
-                exit::RUN_FAILED
-            }
-        }
+        door::serve(listener, router, read_timeout)
+            .await
+            .map_err(|err| CliError::failed(format!("the server stopped: {err}")))
     })
 }
 

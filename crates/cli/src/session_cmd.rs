@@ -7,10 +7,10 @@ use std::time::Duration;
 use amplifier_host::recording::{plan_hash, working_dir};
 use amplifier_host::Conversation;
 use amplifier_kernel::models::RunStatus;
-use amplifier_store::{ListFilter, SessionRecord, Store, StoreError};
+use amplifier_store::{ListFilter, SessionRecord, Store};
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 use crate::hosting::{self, Flags};
 use crate::output::OutputFormat;
 
@@ -131,45 +131,22 @@ struct CleanupArgs {
     days: u64,
 }
 
-/// A failed command: its message and exit code.
-struct Failure(String, u8);
-
-impl From<StoreError> for Failure {
-    fn from(err: StoreError) -> Self {
-        let code = match err {
-            StoreError::NotFound(_) | StoreError::Ambiguous { .. } | StoreError::Invalid(_) => exit::USAGE,
-            _ => exit::RUN_FAILED,
-        };
-        Failure(err.to_string(), code)
-    }
+fn open() -> CliResult<Store> {
+    hosting::open_store()
 }
 
-fn finish(result: Result<(), Failure>) -> u8 {
-    match result {
-        Ok(()) => exit::SUCCESS,
-        Err(Failure(message, code)) => {
-            eprintln!("error: {message}");
-            code
-        }
-    }
-}
-
-fn open() -> Result<Store, Failure> {
-    hosting::open_store().map_err(|message| Failure(message, exit::RUN_FAILED))
-}
-
-pub fn session(args: SessionArgs) -> u8 {
+pub fn session(args: SessionArgs) -> CliResult {
     if !matches!(args.command, SessionCommand::Resume(_)) {
         die_quietly_on_a_closed_pipe();
     }
     match args.command {
-        SessionCommand::List(args) => finish(list(args)),
-        SessionCommand::Show(args) => finish(show(args)),
-        SessionCommand::Export(args) => finish(export(args)),
+        SessionCommand::List(args) => list(args),
+        SessionCommand::Show(args) => show(args),
+        SessionCommand::Export(args) => export(args),
         SessionCommand::Resume(args) => resume(args),
-        SessionCommand::Fork(args) => finish(fork(args)),
-        SessionCommand::Delete(args) => finish(delete(args)),
-        SessionCommand::Cleanup(args) => finish(cleanup(args)),
+        SessionCommand::Fork(args) => fork(args),
+        SessionCommand::Delete(args) => delete(args),
+        SessionCommand::Cleanup(args) => cleanup(args),
     }
 }
 
@@ -193,7 +170,7 @@ fn shown_status(store: &Store, session: &SessionRecord) -> &'static str {
     }
 }
 
-fn list(args: ListArgs) -> Result<(), Failure> {
+fn list(args: ListArgs) -> CliResult {
     let store = open()?;
     let here = working_dir();
     let filter = ListFilter { working_dir: (!args.all_projects).then(|| here.clone()), limit: Some(args.limit) };
@@ -224,7 +201,7 @@ fn list(args: ListArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn show(args: ShowArgs) -> Result<(), Failure> {
+fn show(args: ShowArgs) -> CliResult {
     let store = open()?;
     let session = store.resolve(&args.id)?;
     let field = |name: &str, value: &str| println!("{name:<10}{value}");
@@ -273,12 +250,11 @@ fn short(hash: &str) -> &str {
     hash.get(..12).unwrap_or(hash)
 }
 
-fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text)
-        .map_err(|err| Failure(format!("cannot write {}: {err}", path.display()), exit::RUN_FAILED))
+fn write_file(path: &std::path::Path, text: &str) -> CliResult {
+    std::fs::write(path, text).map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))
 }
 
-fn export(args: ExportArgs) -> Result<(), Failure> {
+fn export(args: ExportArgs) -> CliResult {
     let store = open()?;
     let session = store.resolve(&args.id)?;
     let messages = store.messages(&session.id)?;
@@ -296,7 +272,7 @@ fn export(args: ExportArgs) -> Result<(), Failure> {
         ExportFormat::Jsonl => {
             let dir = args.out.unwrap_or_else(|| PathBuf::from(&session.id));
             std::fs::create_dir_all(&dir)
-                .map_err(|err| Failure(format!("cannot create {}: {err}", dir.display()), exit::RUN_FAILED))?;
+                .map_err(|err| CliError::failed(format!("cannot create {}: {err}", dir.display())))?;
             let events = store.events(&session.id)?;
             write_file(&dir.join("transcript.jsonl"), &amplifier_store::transcript_jsonl(&messages))?;
             write_file(&dir.join("events.jsonl"), &amplifier_store::events_jsonl(&session.id, &events))?;
@@ -313,7 +289,7 @@ fn export(args: ExportArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn fork(args: ForkArgs) -> Result<(), Failure> {
+fn fork(args: ForkArgs) -> CliResult {
     let mut store = open()?;
     let source = store.resolve(&args.id)?;
     let fork = store.fork(&source.id, args.at_turn, args.name.as_deref())?;
@@ -322,7 +298,7 @@ fn fork(args: ForkArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn delete(args: DeleteArgs) -> Result<(), Failure> {
+fn delete(args: DeleteArgs) -> CliResult {
     let mut store = open()?;
     let session = store.resolve(&args.id)?;
     store.delete(&session.id)?;
@@ -330,7 +306,7 @@ fn delete(args: DeleteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn cleanup(args: CleanupArgs) -> Result<(), Failure> {
+fn cleanup(args: CleanupArgs) -> CliResult {
     let mut store = open()?;
     let (deleted, skipped) = store.cleanup(Duration::from_secs(args.days.saturating_mul(86_400)))?;
     println!("deleted {} session(s) not used for {} day(s)", deleted.len(), args.days);
@@ -340,54 +316,31 @@ fn cleanup(args: CleanupArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn resume(args: ResumeArgs) -> u8 {
-    let store = match open() {
-        Ok(store) => store,
-        Err(failure) => return finish(Err(failure)),
-    };
-    match store.resolve(&args.id) {
-        Ok(session) => run_turn(store, session, args.turn),
-        Err(err) => finish(Err(err.into())),
-    }
+pub fn resume(args: ResumeArgs) -> CliResult {
+    let store = open()?;
+    let session = store.resolve(&args.id)?;
+    run_turn(store, session, args.turn)
 }
 
-pub fn continue_session(args: ContinueArgs) -> u8 {
-    let store = match open() {
-        Ok(store) => store,
-        Err(failure) => return finish(Err(failure)),
-    };
+pub fn continue_session(args: ContinueArgs) -> CliResult {
+    let store = open()?;
     let here = working_dir();
-    match store.latest_in(&here) {
-        Ok(Some(session)) => run_turn(store, session, args.turn),
-        Ok(None) => finish(Err(Failure(
-            format!("no session to continue in {here}\nhint: start one with `amplifier run --plan FILE \"prompt\"`, or resume another directory's with `amplifier resume ID`"),
-            exit::USAGE,
-        ))),
-        Err(err) => finish(Err(err.into())),
-    }
+    let session = store.latest_in(&here)?.ok_or_else(|| {
+        CliError::usage(format!("no session to continue in {here}")).hint(
+            "start one with `amplifier run --plan FILE \"prompt\"`, or resume another directory's with `amplifier resume ID`",
+        )
+    })?;
+    run_turn(store, session, args.turn)
 }
 
 /// Resumes `session` for one prompt: lock it, find its plan, restore its
 /// history (repaired), run the prompt, record the turn.
-fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> u8 {
-    let prompt = match crate::run::read_prompt(args.prompt) {
-        Ok(prompt) => prompt,
-        Err(message) => return finish(Err(Failure(message, exit::USAGE))),
-    };
-    let lock = match store.lock_session(&session.id) {
-        Ok(lock) => lock,
-        Err(err) => return finish(Err(err.into())),
-    };
-    let plan_path = match plan_for(&session, args.plan) {
-        Ok(path) => path,
-        Err(failure) => return finish(Err(failure)),
-    };
-    let hash = match plan_hash(&plan_path) {
-        Ok(hash) => hash,
-        Err(err) => {
-            return finish(Err(Failure(format!("cannot read {}: {err}", plan_path.display()), exit::USAGE)));
-        }
-    };
+fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> CliResult {
+    let prompt = crate::run::read_prompt(args.prompt)?;
+    let lock = store.lock_session(&session.id)?;
+    let plan_path = plan_for(&session, args.plan)?;
+    let hash =
+        plan_hash(&plan_path).map_err(|err| CliError::usage(format!("cannot read {}: {err}", plan_path.display())))?;
     let recorded_path = plan_path.display().to_string();
     if session.plan_path.as_deref() == Some(recorded_path.as_str()) {
         if let Some(old) = session.plan_hash.as_deref().filter(|old| *old != hash) {
@@ -401,44 +354,35 @@ fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> u8 {
         }
     }
     if session.plan_path.as_deref() != Some(recorded_path.as_str()) || session.plan_hash.as_deref() != Some(&hash) {
-        if let Err(err) = store.update_plan(&session.id, &recorded_path, &hash) {
-            return finish(Err(err.into()));
-        }
+        store.update_plan(&session.id, &recorded_path, &hash)?;
     }
 
-    let Some(runtime) = hosting::runtime() else { return exit::RUN_FAILED };
+    let runtime = hosting::runtime()?;
     // amplifier.lock beside the plan is kept up to date as `run` does.
     let flags = Flags { allow_partial: args.allow_partial, ..Flags::default() };
-    let host = match hosting::options(flags, true).and_then(|options| hosting::open(&plan_path, options)) {
-        Ok(host) => host,
-        Err(code) => return code,
-    };
+    let host = hosting::open(&plan_path, hosting::options(flags, true)?)?;
     let builder = host.session().resume(store, session, lock);
     runtime.block_on(crate::run::run_session(builder, Conversation::default(), &prompt, args.output_format))
 }
 
 /// The plan to resume with: `--plan`, or the one the session recorded.
-fn plan_for(session: &SessionRecord, given: Option<PathBuf>) -> Result<PathBuf, Failure> {
+fn plan_for(session: &SessionRecord, given: Option<PathBuf>) -> CliResult<PathBuf> {
     if let Some(path) = given {
         return path
             .canonicalize()
-            .map_err(|err| Failure(format!("cannot read the plan {}: {err}", path.display()), exit::USAGE));
+            .map_err(|err| CliError::usage(format!("cannot read the plan {}: {err}", path.display())));
     }
     let Some(recorded) = session.plan_path.as_deref() else {
-        return Err(Failure(
-            format!("session {} has no recorded plan\nhint: pass --plan FILE to resume it with a plan", session.id),
-            exit::USAGE,
-        ));
+        return Err(CliError::usage(format!("session {} has no recorded plan", session.id))
+            .hint("pass --plan FILE to resume it with a plan"));
     };
     let path = PathBuf::from(recorded);
     if !path.is_file() {
-        return Err(Failure(
-            format!(
-                "the plan session {} was created with, {recorded}, no longer exists\nhint: pass --plan FILE to resume it with another plan",
-                session.id
-            ),
-            exit::USAGE,
-        ));
+        return Err(CliError::usage(format!(
+            "the plan session {} was created with, {recorded}, no longer exists",
+            session.id
+        ))
+        .hint("pass --plan FILE to resume it with another plan"));
     }
     Ok(path)
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde_yaml::Value;
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 
 /// Every setting: its dotted key, the environment variable that overrides
 /// it, its default, and what it does.
@@ -98,13 +98,20 @@ impl Settings {
     }
 
     /// A whole-number setting; `0` means no limit (`None`).
-    pub fn limit(&self, key: &str) -> Result<Option<u64>, String> {
+    pub fn limit(&self, key: &str) -> CliResult<Option<u64>> {
         match self.get(key) {
             None => Ok(None),
             Some(value) => match value.as_u64() {
                 Some(0) => Ok(None),
                 Some(n) => Ok(Some(n)),
-                None => Err(format!("setting `{key}` is {value:?}: expected a whole number (0 for no limit)")),
+                None => {
+                    let source = self.values.iter().find(|s| s.key == key).map(|s| s.source.as_str()).unwrap_or("");
+                    Err(CliError::usage(format!(
+                        "setting `{key}` is {}: expected a whole number (0 for no limit)",
+                        serde_yaml::to_string(value).unwrap_or_default().trim_end()
+                    ))
+                    .hint(format!("it comes from {source}; `amplifier config show` lists every setting")))
+                }
             },
         }
     }
@@ -178,13 +185,13 @@ enum ConfigCommand {
     Show,
 }
 
-pub fn config(args: ConfigArgs) -> u8 {
+pub fn config(args: ConfigArgs) -> CliResult {
     match args.command {
         ConfigCommand::Show => {
             let settings = Settings::load(Path::new("."));
             print!("{}", settings.render());
             println!("\nprecedence, lowest first: default, {}, .amplifier/settings.yaml, .amplifier/settings.local.yaml, environment", user_file().display());
-            exit::SUCCESS
+            Ok(())
         }
     }
 }

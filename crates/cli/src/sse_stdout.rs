@@ -7,7 +7,8 @@ use amplifier_host::sse::{self, Encoder, Frame, FrameSink, Mapper};
 use amplifier_host::{Conversation, SessionBuilder};
 use serde_json::{json, Value};
 
-use crate::{exit, hosting};
+use crate::error::{CliError, CliResult};
+use crate::hosting;
 
 /// Frames to standard output, as they happen.
 struct StdoutSink {
@@ -26,7 +27,7 @@ fn write(text: &str) {
     let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
 }
 
-pub async fn run(builder: SessionBuilder, conversation: Conversation, prompt: &str) -> u8 {
+pub async fn run(builder: SessionBuilder, conversation: Conversation, prompt: &str) -> CliResult {
     write(Encoder::PROLOGUE);
     let thread = serde_json::from_str::<Value>(prompt).ok().and_then(|v| v.get("threadId").cloned());
     let approval = Arc::new(crate::approval::TerminalApproval::new(std::path::Path::new(".")));
@@ -43,8 +44,5 @@ pub async fn run(builder: SessionBuilder, conversation: Conversation, prompt: &s
     if let Some(task) = ctrl_c {
         task.abort();
     }
-    match result {
-        Ok(_) => exit::SUCCESS,
-        Err(err) => hosting::report(&err),
-    }
+    result.map(drop).map_err(CliError::from)
 }

@@ -8,7 +8,7 @@ use amplifier_loader::lockfile::{Change, LockEntry, Lockfile, LOCK_FILE};
 use amplifier_loader::DylibLoader;
 use clap::Args;
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 
 #[derive(Args)]
 pub struct UpdateArgs {
@@ -24,52 +24,35 @@ pub struct UpdateArgs {
 
 /// Re-resolves the plan's modules (fetching git branch and tag refs again),
 /// builds them, and rewrites their lock entries, printing old → new.
-pub fn update(args: UpdateArgs) -> u8 {
-    let parsed = match amplifier_plan::parse_plan_file(&args.plan) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return exit::USAGE;
-        }
-    };
-    let plan = parsed.plan;
+pub fn update(args: UpdateArgs) -> CliResult {
+    let plan = amplifier_plan::parse_plan_file(&args.plan)?.plan;
     let mut modules = plan_modules(&plan);
     if let Some(name) = &args.module {
         modules.retain(|(_, spec)| spec.module == *name);
         if modules.is_empty() {
             let names: Vec<String> = plan_modules(&plan).iter().map(|(_, s)| s.module.clone()).collect();
-            eprintln!("error: module '{name}' is not in {} (its modules: {})", args.plan.display(), names.join(", "));
-            return exit::USAGE;
+            return Err(CliError::usage(format!("module '{name}' is not in {}", args.plan.display()))
+                .hint(format!("its modules are {}", names.join(", "))));
         }
     }
     let lock_path = Lockfile::path_for(&args.plan);
-    let mut lock = match Lockfile::read(&lock_path) {
-        Ok(lock) => lock.unwrap_or_default(),
-        Err(err) => {
-            eprintln!(
-                "error: {err}\nhint: delete it and run `amplifier update --plan {}` to write a new one",
-                args.plan.display()
-            );
-            return exit::USAGE;
-        }
-    };
+    let mut lock = Lockfile::read(&lock_path)
+        .map_err(|err| {
+            CliError::usage(err)
+                .hint(format!("delete it and run `amplifier update --plan {}` to write a new one", args.plan.display()))
+        })?
+        .unwrap_or_default();
     let base_dir = args.plan.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
     let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
     loader.set_offline(args.offline);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("error: cannot start the async runtime: {err}");
-            return exit::RUN_FAILED;
-        }
-    };
+    let runtime = crate::hosting::runtime()?;
     let mut resolutions = Vec::new();
     let mut failed = 0;
     for (kind, spec) in &modules {
         match runtime.block_on(loader.resolution(*kind, spec, None)) {
             Ok((resolution, _, _)) => resolutions.push(resolution),
             Err(err) => {
-                eprintln!("error: {err}");
+                CliError::failed(err).print();
                 failed += 1;
             }
         }
@@ -88,18 +71,13 @@ pub fn update(args: UpdateArgs) -> u8 {
             None => println!("   Unchanged {what} at {}", id(&new)),
         }
     }
-    match lock.write(&lock_path) {
-        Ok(_) => {}
-        Err(err) => {
-            eprintln!("error: {err}");
-            return exit::RUN_FAILED;
-        }
-    }
+    lock.write(&lock_path).map_err(CliError::failed)?;
     if failed > 0 {
-        eprintln!("error: {failed} module(s) could not be resolved; their entries in {LOCK_FILE} are unchanged");
-        return exit::RUN_FAILED;
+        return Err(CliError::failed(format!(
+            "{failed} module(s) could not be resolved; their entries in {LOCK_FILE} are unchanged"
+        )));
     }
-    exit::SUCCESS
+    Ok(())
 }
 
 /// `commit 1234567` (or `sha256 …` for modules that are not git sources),

@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use amplifier_kernel::loading::{LoadReason, LoadReport};
 use amplifier_kernel::session::SessionError;
+use amplifier_loader::lockfile::LockfileError;
 use amplifier_plan::PlanError;
+
+use crate::recording::RecordingError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
@@ -13,8 +16,8 @@ pub enum HostError {
     #[error("{0}")]
     Plan(#[from] PlanError),
     /// `amplifier.lock` exists but cannot be read.
-    #[error("{0}")]
-    Lockfile(String),
+    #[error(transparent)]
+    Lockfile(#[from] LockfileError),
     #[error("--locked: {} does not exist", lock_path.display())]
     NoLockfile { lock_path: PathBuf, plan_path: PathBuf },
     /// `--locked`, and some module resolved differently from the lock.
@@ -28,7 +31,7 @@ pub enum HostError {
     #[error("{} module(s) failed to load:{}", .0.failures.len(), bullets(&failures(.0)))]
     LoadFailed(LoadReport),
     #[error("cannot restore the session's history: {0}")]
-    Restore(String),
+    Restore(#[source] RecordingError),
     /// The turn failed; `cancelled` when the user cancelled it.
     #[error("{error}")]
     Turn { error: SessionError, cancelled: bool },

@@ -44,7 +44,7 @@ use amplifier_store::{SessionLock, SessionRecord, Store};
 
 pub use error::{load_hint, HostError};
 pub use history::Conversation;
-pub use recording::StoreConfig;
+pub use recording::{RecordingError, StoreConfig};
 
 use lock::PlanLock;
 use recording::Recording;

@@ -82,7 +82,7 @@ impl PlanLock {
     /// Reads the lock beside the plan; with `locked`, a missing lock is an error.
     pub(crate) fn open(plan_path: &Path, plan: &MountPlan, locked: bool) -> Result<PlanLock, HostError> {
         let path = Lockfile::path_for(plan_path);
-        let lock = match Lockfile::read(&path).map_err(HostError::Lockfile)? {
+        let lock = match Lockfile::read(&path)? {
             Some(lock) => lock,
             None if locked => {
                 return Err(HostError::NoLockfile { lock_path: path, plan_path: plan_path.to_owned() });

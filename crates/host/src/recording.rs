@@ -29,8 +29,10 @@ use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, Message, RunStatus, Usage};
 use amplifier_kernel::session::SessionObserver;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
-use amplifier_kernel::Coordinator;
-use amplifier_store::{NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, TurnWrite};
+use amplifier_kernel::{Coordinator, ModuleError};
+use amplifier_store::{
+    NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, StoreError, TurnWrite,
+};
 
 use crate::{Notice, Notices};
 
@@ -54,6 +56,19 @@ pub fn state_dir() -> PathBuf {
     }
 }
 
+/// A session could not be recorded, or its stored history not restored.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    /// The store did not open; `path` is its database.
+    #[error("{source} ({})", path.display())]
+    Open { path: PathBuf, source: StoreError },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The context refused the restored history.
+    #[error(transparent)]
+    Restore(#[from] ModuleError),
+}
+
 /// Where the session store is and what it keeps.
 #[derive(Debug, Clone)]
 pub struct StoreConfig {
@@ -69,9 +84,9 @@ impl Default for StoreConfig {
 
 impl StoreConfig {
     /// Opens the store with this retention.
-    pub fn open(&self) -> Result<Store, String> {
+    pub fn open(&self) -> Result<Store, RecordingError> {
         let mut store = Store::open(&self.dir)
-            .map_err(|err| format!("{err} ({})", self.dir.join(amplifier_store::DB_FILE).display()))?;
+            .map_err(|source| RecordingError::Open { path: self.dir.join(amplifier_store::DB_FILE), source })?;
         store.set_retention(self.retention);
         Ok(store)
     }
@@ -105,10 +120,10 @@ impl Recording {
         name: Option<&str>,
         agent: Option<&str>,
         notices: &Notices,
-    ) -> Result<Recording, String> {
+    ) -> Result<Recording, RecordingError> {
         let mut store = config.open()?;
         let id = coordinator.session_id().to_owned();
-        let lock = store.lock_session(&id).map_err(|err| err.to_string())?;
+        let lock = store.lock_session(&id)?;
         let plan_path = plan.canonicalize().unwrap_or_else(|_| plan.to_owned());
         let new = NewSession {
             id: id.clone(),
@@ -119,8 +134,8 @@ impl Recording {
             plan_hash: plan_hash(&plan_path).ok(),
             working_dir: working_dir(),
         };
-        store.create_session(&new).map_err(|err| err.to_string())?;
-        let turn = store.begin_turn(&id).map_err(|err| err.to_string())?;
+        store.create_session(&new)?;
+        let turn = store.begin_turn(&id)?;
         let recorder = Recorder::attach(coordinator, store, turn, Vec::new(), notices.clone());
         Ok(Recording { recorder, restore: None, _lock: lock })
     }
@@ -133,9 +148,9 @@ impl Recording {
         record: &SessionRecord,
         lock: SessionLock,
         notices: Notices,
-    ) -> Result<Recording, String> {
-        let stored = store.messages(&record.id).map_err(|err| err.to_string())?;
-        let turn = store.begin_turn(&record.id).map_err(|err| err.to_string())?;
+    ) -> Result<Recording, RecordingError> {
+        let stored = store.messages(&record.id)?;
+        let turn = store.begin_turn(&record.id)?;
         let history: Vec<Message> = stored.iter().map(|m| m.message.clone()).collect();
         let stored = stored.into_iter().map(|m| (m.turn, m.message)).collect();
         let recorder = Recorder::attach(coordinator, store, turn, stored, notices);
@@ -145,7 +160,7 @@ impl Recording {
     /// On resume: repairs the stored history (a tool call without a result
     /// gets a synthetic cancelled one) and gives it to the context. Call
     /// after the modules mounted and before the prompt runs.
-    pub(crate) async fn restore(&self, coordinator: &Coordinator) -> Result<(), String> {
+    pub(crate) async fn restore(&self, coordinator: &Coordinator) -> Result<(), RecordingError> {
         let Some(mut history) = self.restore.clone() else { return Ok(()) };
         let repaired = amplifier_store::repair_orphan_tool_calls(&mut history);
         if !repaired.is_empty() {
@@ -156,7 +171,7 @@ impl Recording {
                 calls.join(", ")
             )));
         }
-        coordinator.set_messages(history).await.map_err(|err| err.to_string())
+        Ok(coordinator.set_messages(history).await?)
     }
 
     /// Reads the context's history for the next write; call after the turn

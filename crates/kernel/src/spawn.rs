@@ -15,6 +15,16 @@ use serde_json::Value;
 use crate::ops::{AgentSummary, SpawnRequest};
 use crate::plan::{ModuleSpec, MountPlan};
 
+/// An agent's overlay is malformed; `at` is the field (`agents.a.tools[0]`).
+#[derive(Debug, thiserror::Error)]
+pub enum AgentPlanError {
+    #[error("{at}: expected {expected}")]
+    Shape { at: String, expected: &'static str },
+    /// A module entry is a map that is not a module spec.
+    #[error("{at}: {source}")]
+    Spec { at: String, source: serde_json::Error },
+}
+
 /// The agent a child session runs, read from its id (see [`child_session_id`]).
 pub fn agent_of_child(session_id: &str) -> Option<&str> {
     session_id.split_once('_').map(|(_, agent)| agent).filter(|agent| !agent.is_empty())
@@ -76,9 +86,9 @@ pub fn agent_plan(
     agent: &str,
     overlay: &Value,
     request: &SpawnRequest,
-) -> Result<MountPlan, String> {
+) -> Result<MountPlan, AgentPlanError> {
     let at = format!("agents.{agent}");
-    let overlay = overlay.as_object().ok_or_else(|| format!("{at}: expected a map"))?;
+    let overlay = overlay.as_object().ok_or_else(|| AgentPlanError::Shape { at: at.clone(), expected: "a map" })?;
     let mut plan = parent.clone();
     if let Some(session) = overlay.get("session").and_then(Value::as_object) {
         if let Some(spec) = session.get("orchestrator") {
@@ -93,7 +103,9 @@ pub fn agent_plan(
     }
     for (key, list) in [("providers", &mut plan.providers), ("tools", &mut plan.tools), ("hooks", &mut plan.hooks)] {
         let Some(entries) = overlay.get(key) else { continue };
-        let entries = entries.as_array().ok_or_else(|| format!("{at}.{key}: expected a list"))?;
+        let entries = entries
+            .as_array()
+            .ok_or_else(|| AgentPlanError::Shape { at: format!("{at}.{key}"), expected: "a list" })?;
         for (index, entry) in entries.iter().enumerate() {
             let spec = spec_from_value(entry, &format!("{at}.{key}[{index}]"))?;
             match list.iter_mut().find(|existing| existing.mount_name() == spec.mount_name()) {
@@ -106,16 +118,20 @@ pub fn agent_plan(
     Ok(plan)
 }
 
-fn spec_from_value(value: &Value, field_path: &str) -> Result<ModuleSpec, String> {
+fn spec_from_value(value: &Value, field_path: &str) -> Result<ModuleSpec, AgentPlanError> {
     let mut spec = match value {
         Value::String(module) => ModuleSpec::new(module.clone()),
-        Value::Object(_) => {
-            serde_json::from_value::<ModuleSpec>(value.clone()).map_err(|err| format!("{field_path}: {err}"))?
+        Value::Object(_) => serde_json::from_value::<ModuleSpec>(value.clone())
+            .map_err(|source| AgentPlanError::Spec { at: field_path.to_owned(), source })?,
+        _ => {
+            return Err(AgentPlanError::Shape {
+                at: field_path.to_owned(),
+                expected: "a module id or a map with `module`",
+            })
         }
-        _ => return Err(format!("{field_path}: expected a module id or a map with `module`")),
     };
     if spec.module.is_empty() {
-        return Err(format!("{field_path}.module: expected a non-empty string"));
+        return Err(AgentPlanError::Shape { at: format!("{field_path}.module"), expected: "a non-empty string" });
     }
     spec.field_path = field_path.to_owned();
     Ok(spec)
@@ -171,9 +187,9 @@ mod tests {
     #[test]
     fn malformed_overlays_name_the_field() {
         let err = agent_plan(&parent(), "a", &json!({"tools": {"module": "x"}}), &SpawnRequest::default()).unwrap_err();
-        assert_eq!(err, "agents.a.tools: expected a list");
+        assert_eq!(err.to_string(), "agents.a.tools: expected a list");
         let err = agent_plan(&parent(), "a", &json!({"tools": [42]}), &SpawnRequest::default()).unwrap_err();
-        assert_eq!(err, "agents.a.tools[0]: expected a module id or a map with `module`");
+        assert_eq!(err.to_string(), "agents.a.tools[0]: expected a module id or a map with `module`");
     }
 
     #[test]

@@ -50,12 +50,43 @@ pub struct Builder {
     pub offline: bool,
 }
 
-/// A crate build failed; `output` holds the end of the compiler's messages.
+/// A crate could not be built into the cache.
 #[derive(Debug, thiserror::Error)]
-#[error("building the module crate at {crate_dir} failed:\n{output}")]
+#[error("building the module crate at {} failed:\n{cause}", crate_dir.display())]
 pub struct BuildError {
     pub crate_dir: PathBuf,
-    pub output: String,
+    #[source]
+    pub cause: BuildFailure,
+}
+
+/// What went wrong in the builder: reading a crate (its fingerprint too),
+/// running cargo, or storing the library.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildFailure {
+    /// The crate's directory does not resolve (it does not exist).
+    #[error("{}: {source}", path.display())]
+    NoCrateDir { path: PathBuf, source: std::io::Error },
+    #[error("cannot read {}: {source}", path.display())]
+    ReadCargoToml { path: PathBuf, source: std::io::Error },
+    // Boxed: a toml error is large, and this enum travels in every builder `Result`.
+    #[error("invalid {}: {source}", path.display())]
+    ParseCargoToml { path: PathBuf, source: Box<toml::de::Error> },
+    #[error("{} has no [package] name", path.display())]
+    NoPackageName { path: PathBuf },
+    #[error("cannot run cargo: {source} (is the Rust toolchain installed and on PATH?)")]
+    SpawnCargo { source: std::io::Error },
+    #[error("cargo did not finish: {source}")]
+    WaitCargo { source: std::io::Error },
+    /// cargo failed: `summary` is the report [`Builder`] made of its output
+    /// (the cause, a hint, where the whole log is).
+    #[error("{summary}")]
+    Cargo { summary: String },
+    #[error("cargo built {package} but produced no cdylib: add `[lib] crate-type = [\"cdylib\"]` to its Cargo.toml")]
+    NoCdylib { package: String },
+    #[error("cannot create {}: {source}", path.display())]
+    CreateEntry { path: PathBuf, source: std::io::Error },
+    #[error("cannot store {} in the cache: {source}", artifact.display())]
+    Store { artifact: PathBuf, source: std::io::Error },
 }
 
 /// Where a crate's library lives in the cache.
@@ -76,7 +107,7 @@ impl Builder {
         &self.cache_dir
     }
 
-    fn entry(&self, crate_dir: &Path) -> Result<CacheEntry, String> {
+    fn entry(&self, crate_dir: &Path) -> Result<CacheEntry, BuildFailure> {
         let (package, fingerprint) = self.stamped_fingerprint(crate_dir)?;
         // The profile is part of the entry: a dev build never stands in for a release one.
         let dir = self.cache_dir.join("plugins").join(format!("{package}-{}-{}", &fingerprint[..16], self.profile));
@@ -86,8 +117,8 @@ impl Builder {
 
     /// The crate's package name and fingerprint, from the stat cache when
     /// none of its inputs changed.
-    fn stamped_fingerprint(&self, crate_dir: &Path) -> Result<(String, String), String> {
-        let canonical = crate_dir.canonicalize().map_err(|err| format!("{}: {err}", crate_dir.display()))?;
+    fn stamped_fingerprint(&self, crate_dir: &Path) -> Result<(String, String), BuildFailure> {
+        let canonical = canonical_crate_dir(crate_dir)?;
         let key = hex(&Sha256::digest(canonical.to_string_lossy().as_bytes()));
         let stamp_path = self.cache_dir.join("fingerprints").join(format!("{}.json", &key[..16]));
         if let Some(stamped) = std::fs::read(&stamp_path)
@@ -121,20 +152,18 @@ impl Builder {
 
     /// The library for the crate at `crate_dir`, building it on a cache miss.
     pub fn library_for(&self, crate_dir: &Path) -> Result<PathBuf, BuildError> {
-        let fail = |output: String| BuildError { crate_dir: crate_dir.to_owned(), output };
+        let fail = |cause: BuildFailure| BuildError { crate_dir: crate_dir.to_owned(), cause };
         let entry = self.entry(crate_dir).map_err(fail)?;
         if entry.library.is_file() {
             return Ok(entry.library);
         }
         let started = self.announce(&[(&entry.package, crate_dir)]);
         let artifacts = self.cargo_build(crate_dir, &[entry.package.as_str()]).map_err(fail)?;
-        let artifact =
-            artifacts.iter().find(|(p, _)| *p == entry.package).map(|(_, a)| a.clone()).ok_or_else(|| {
-                fail(format!(
-                    "cargo built {} but produced no cdylib: add `[lib] crate-type = [\"cdylib\"]` to its Cargo.toml",
-                    entry.package
-                ))
-            })?;
+        let artifact = artifacts
+            .iter()
+            .find(|(p, _)| *p == entry.package)
+            .map(|(_, a)| a.clone())
+            .ok_or_else(|| fail(BuildFailure::NoCdylib { package: entry.package.clone() }))?;
         store(&entry, &artifact).map_err(fail)?;
         self.report(started);
         Ok(entry.library)
@@ -189,7 +218,7 @@ impl Builder {
 
     /// Runs cargo on the manifest in `dir` for `packages`; returns each
     /// package's cdylib.
-    fn cargo_build(&self, dir: &Path, packages: &[&str]) -> Result<Vec<(String, PathBuf)>, String> {
+    fn cargo_build(&self, dir: &Path, packages: &[&str]) -> Result<Vec<(String, PathBuf)>, BuildFailure> {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut command = Command::new(cargo);
         command
@@ -211,9 +240,7 @@ impl Builder {
         if shared_target && std::env::var_os("CARGO_TARGET_DIR").is_none() {
             command.env("CARGO_TARGET_DIR", self.cache_dir.join("target"));
         }
-        let mut child = command
-            .spawn()
-            .map_err(|err| format!("cannot run cargo: {err} (is the Rust toolchain installed and on PATH?)"))?;
+        let mut child = command.spawn().map_err(|source| BuildFailure::SpawnCargo { source })?;
         // Drain stderr on a thread so a chatty compiler can't fill the pipe and stall.
         let mut stderr = child.stderr.take().expect("piped stderr");
         let stderr_reader = std::thread::spawn(move || {
@@ -240,10 +267,10 @@ impl Builder {
                 artifacts.push((package.to_string(), PathBuf::from(library)));
             }
         }
-        let status = child.wait().map_err(|err| format!("cargo did not finish: {err}"))?;
+        let status = child.wait().map_err(|source| BuildFailure::WaitCargo { source })?;
         let stderr = stderr_reader.join().unwrap_or_default();
         if !status.success() {
-            return Err(self.build_failure(packages, &stderr));
+            return Err(BuildFailure::Cargo { summary: self.build_failure(packages, &stderr) });
         }
         Ok(artifacts)
     }
@@ -302,13 +329,14 @@ fn summarize_build_failure(stderr: &str) -> (Vec<String>, &'static str) {
 
 /// Copies a built library into its cache entry: copy then rename, so a
 /// concurrent reader never sees half a library.
-fn store(entry: &CacheEntry, artifact: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(&entry.dir).map_err(|err| format!("cannot create {}: {err}", entry.dir.display()))?;
+fn store(entry: &CacheEntry, artifact: &Path) -> Result<(), BuildFailure> {
+    std::fs::create_dir_all(&entry.dir)
+        .map_err(|source| BuildFailure::CreateEntry { path: entry.dir.clone(), source })?;
     let file_name = entry.library.file_name().and_then(|n| n.to_str()).unwrap_or("module");
     let partial = entry.dir.join(format!("{file_name}.partial-{}", std::process::id()));
     std::fs::copy(artifact, &partial)
         .and_then(|_| std::fs::rename(&partial, &entry.library))
-        .map_err(|err| format!("cannot store {} in the cache: {err}", artifact.display()))?;
+        .map_err(|source| BuildFailure::Store { artifact: artifact.to_owned(), source })?;
     prune_older_entries(entry);
     Ok(())
 }
@@ -349,19 +377,26 @@ pub fn library_file_name(package: &str) -> String {
     format!("{}{}{}", std::env::consts::DLL_PREFIX, package.replace('-', "_"), std::env::consts::DLL_SUFFIX)
 }
 
-fn read_manifest(crate_dir: &Path) -> Result<toml::Table, String> {
+fn read_manifest(crate_dir: &Path) -> Result<toml::Table, BuildFailure> {
     let path = crate_dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
-    text.parse::<toml::Table>().map_err(|err| format!("invalid {}: {err}", path.display()))
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(source) => return Err(BuildFailure::ReadCargoToml { path, source }),
+    };
+    text.parse::<toml::Table>().map_err(|source| BuildFailure::ParseCargoToml { path, source: Box::new(source) })
 }
 
-fn package_name(crate_dir: &Path) -> Result<String, String> {
+fn package_name(crate_dir: &Path) -> Result<String, BuildFailure> {
     read_manifest(crate_dir)?
         .get("package")
         .and_then(|p| p.get("name"))
         .and_then(|n| n.as_str())
         .map(str::to_owned)
-        .ok_or_else(|| format!("{} has no [package] name", crate_dir.join("Cargo.toml").display()))
+        .ok_or_else(|| BuildFailure::NoPackageName { path: crate_dir.join("Cargo.toml") })
+}
+
+fn canonical_crate_dir(crate_dir: &Path) -> Result<PathBuf, BuildFailure> {
+    crate_dir.canonicalize().map_err(|source| BuildFailure::NoCrateDir { path: crate_dir.to_owned(), source })
 }
 
 /// The directory of the workspace that contains `crate_dir`, if any.
@@ -389,13 +424,13 @@ fn is_stand_alone(crate_dir: &Path) -> bool {
 }
 
 /// Hash of everything that decides the built library's bytes.
-pub fn fingerprint(crate_dir: &Path) -> Result<String, String> {
+pub fn fingerprint(crate_dir: &Path) -> Result<String, BuildFailure> {
     fingerprint_with_inputs(crate_dir).map(|(fingerprint, _)| fingerprint)
 }
 
 /// The fingerprint and every path it was computed from (files read,
 /// directories listed), for the stat cache.
-fn fingerprint_with_inputs(crate_dir: &Path) -> Result<(String, Vec<PathBuf>), String> {
+fn fingerprint_with_inputs(crate_dir: &Path) -> Result<(String, Vec<PathBuf>), BuildFailure> {
     let mut hasher = Sha256::new();
     let mut inputs = Vec::new();
     hasher.update(env!("AMPLIFIER_HOST_RUSTC"));
@@ -408,7 +443,7 @@ fn fingerprint_with_inputs(crate_dir: &Path) -> Result<(String, Vec<PathBuf>), S
         }
     }
     let mut seen = BTreeSet::new();
-    let mut pending = vec![crate_dir.canonicalize().map_err(|err| format!("{}: {err}", crate_dir.display()))?];
+    let mut pending = vec![canonical_crate_dir(crate_dir)?];
     while let Some(dir) = pending.pop() {
         if !seen.insert(dir.clone()) {
             continue;

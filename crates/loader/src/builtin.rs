@@ -16,7 +16,7 @@ use amplifier_kernel::traits::{
     BoxFuture, ModuleSourceResolver, ResolveError, ResolveRequest, ResolvedModule, ResolvedSource,
 };
 
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, ManifestError};
 
 /// One module linked into the binary.
 #[derive(Clone, Copy)]
@@ -37,7 +37,7 @@ impl std::fmt::Debug for BuiltinModule {
 
 impl BuiltinModule {
     /// The parsed `amplifier.toml`; the registry's test checks every one parses.
-    pub fn manifest(&self) -> Result<Manifest, String> {
+    pub fn manifest(&self) -> Result<Manifest, ManifestError> {
         Manifest::parse(self.manifest, format!("amplifier.toml of built-in module {}", self.name).into())
     }
 

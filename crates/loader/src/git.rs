@@ -74,6 +74,97 @@ impl std::fmt::Display for GitRef {
     }
 }
 
+/// Why a git source could not be parsed, resolved or checked out.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// The `git+…` source is malformed; `spec` is the source as written.
+    #[error("source '{spec}': {problem}")]
+    BadSource { spec: String, problem: SourceProblem },
+    #[error("cannot create {}: {source}", path.display())]
+    CreateDir { path: PathBuf, source: std::io::Error },
+    #[error("cannot open the lock {}: {source}", path.display())]
+    OpenLock { path: PathBuf, source: std::io::Error },
+    #[error("cannot lock {}: {source}", path.display())]
+    Lock { path: PathBuf, source: std::io::Error },
+    #[error("cannot create the git cache {}: {}", path.display(), source.message())]
+    InitDb { path: PathBuf, source: git2::Error },
+    /// The remote could not be listed or fetched from.
+    #[error("cannot fetch from the git remote {url}: {source}")]
+    Unreachable { url: String, source: TransportError },
+    /// A `GitRef::Commit` that is no commit id (a hand-made [`GitSpec`]).
+    #[error("{spec}: {}", source.message())]
+    BadCommitId { spec: String, source: git2::Error },
+    #[error("{spec}: commit {commit} is not in {url} (not on any branch or tag)")]
+    CommitNotFound { spec: String, commit: String, url: String },
+    /// The remote has no branch or tag of that name; `branches` and `tags`
+    /// are some of those it has, for the message.
+    #[error(
+        "{spec}: unknown ref '{reference}': {url} has no branch or tag of that name (branches: {}; tags: {})",
+        listed(branches),
+        listed(tags)
+    )]
+    UnknownRef { spec: String, reference: GitRef, url: String, branches: Box<[String]>, tags: Box<[String]> },
+    #[error("{spec}: {remote_ref} does not name a commit: {}", source.message())]
+    NotACommit { spec: String, remote_ref: String, source: git2::Error },
+    /// `--offline`, and the db has never seen the ref.
+    #[error(
+        "git source {url} at ref {reference} is not in the cache and --offline is set\n\
+         hint: run once without --offline to fetch it"
+    )]
+    NotCached { url: String, reference: GitRef },
+    /// A step of materializing a checkout failed; `action` says which, on what.
+    #[error("{spec}: {action}: {source}")]
+    CheckoutIo { spec: String, action: String, source: std::io::Error },
+    #[error("{spec}: {action}: {}", source.message())]
+    CheckoutGit { spec: String, action: String, source: git2::Error },
+    /// Another process pruned the checkout between its creation and its use.
+    #[error("{spec}: the checkout of {commit} vanished from the cache while in use")]
+    Vanished { spec: String, commit: String },
+    #[error(
+        "{spec}: subdirectory '{subdirectory}' does not exist in the repository at commit {} (ref {reference})",
+        short(commit)
+    )]
+    NoSubdirectory { spec: String, subdirectory: String, commit: String, reference: GitRef },
+}
+
+/// What is wrong with a `git+…` source.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SourceProblem {
+    #[error("a git source starts with `git+`")]
+    NoPrefix,
+    #[error("`subdirectory` must be a relative path inside the repository")]
+    SubdirectoryEscapes,
+    #[error("unknown fragment `{0}`; expected `#subdirectory=PATH`")]
+    UnknownFragment(String),
+    #[error("empty ref after `@`")]
+    EmptyRef,
+    #[error("no repository URL after `git+`")]
+    NoUrl,
+    #[error("unsupported scheme `{0}`; use https, ssh, git, file or a local path")]
+    UnsupportedScheme(String),
+}
+
+/// Why listing or fetching a remote failed, as the transport said it.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    #[error("{}", .0.message())]
+    Libgit2(#[from] git2::Error),
+    #[error("cannot run `{command}`: {source}")]
+    Spawn { command: &'static str, source: std::io::Error },
+    /// The `git` command failed; its stderr, trimmed.
+    #[error("{stderr}")]
+    Cli { stderr: String },
+}
+
+/// A remote's branch or tag names as [`GitError::UnknownRef`] lists them.
+fn listed(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// A parsed `git+…` source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GitSpec {
@@ -88,9 +179,9 @@ pub struct GitSpec {
 impl GitSpec {
     /// Parses `git+URL[@REF][#subdirectory=PATH]`; relative local paths are
     /// taken relative to `base_dir`.
-    pub fn parse(source: &str, base_dir: Option<&Path>) -> Result<GitSpec, String> {
-        let bad = |why: &str| format!("source '{source}': {why}");
-        let rest = source.strip_prefix("git+").ok_or_else(|| bad("a git source starts with `git+`"))?;
+    pub fn parse(source: &str, base_dir: Option<&Path>) -> Result<GitSpec, GitError> {
+        let bad = |problem: SourceProblem| GitError::BadSource { spec: source.to_owned(), problem };
+        let rest = source.strip_prefix("git+").ok_or_else(|| bad(SourceProblem::NoPrefix))?;
         let (rest, fragment) = match rest.split_once('#') {
             Some((rest, fragment)) => (rest, Some(fragment)),
             None => (rest, None),
@@ -101,11 +192,11 @@ impl GitSpec {
                 Some(("subdirectory", path)) if !path.is_empty() => {
                     let relative = Path::new(path);
                     if relative.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
-                        return Err(bad("`subdirectory` must be a relative path inside the repository"));
+                        return Err(bad(SourceProblem::SubdirectoryEscapes));
                     }
                     subdirectory = Some(path.trim_end_matches('/').to_owned());
                 }
-                _ => return Err(bad(&format!("unknown fragment `{pair}`; expected `#subdirectory=PATH`"))),
+                _ => return Err(bad(SourceProblem::UnknownFragment(pair.to_owned()))),
             }
         }
         // The ref is after the last `@` of the path (an `@` before the path is user info).
@@ -119,20 +210,20 @@ impl GitSpec {
         };
         let reference = match reference {
             None => GitRef::DefaultBranch,
-            Some("") => return Err(bad("empty ref after `@`")),
+            Some("") => return Err(bad(SourceProblem::EmptyRef)),
             Some(r) if r.len() == 40 && r.chars().all(|c| c.is_ascii_hexdigit()) => {
                 GitRef::Commit(r.to_ascii_lowercase())
             }
             Some(r) => GitRef::Named(r.to_owned()),
         };
         if location.is_empty() {
-            return Err(bad("no repository URL after `git+`"));
+            return Err(bad(SourceProblem::NoUrl));
         }
         let fetch_url = match location.split_once("://") {
             Some((scheme, _))
                 if !["file", "http", "https", "ssh", "git"].contains(&scheme.to_ascii_lowercase().as_str()) =>
             {
-                return Err(bad(&format!("unsupported scheme `{scheme}`; use https, ssh, git, file or a local path")))
+                return Err(bad(SourceProblem::UnsupportedScheme(scheme.to_owned())))
             }
             Some(_) => location.to_owned(),
             None => {
@@ -230,8 +321,9 @@ pub struct GitCache {
     memo: Mutex<HashMap<String, Arc<Resolved>>>,
 }
 
-/// A source's resolution, made once.
-type Resolved = OnceLock<Result<GitCheckout, String>>;
+/// A source's resolution, made once; its error is shared by every caller
+/// that asks for the source (hence the `Arc`: io and git2 errors are not `Clone`).
+type Resolved = OnceLock<Result<GitCheckout, Arc<GitError>>>;
 
 impl GitCache {
     pub fn new(amplifier_home: &Path) -> Self {
@@ -267,15 +359,15 @@ impl GitCache {
     }
 
     /// Resolves a source to a checkout (once per process per source).
-    pub fn checkout(&self, spec: &GitSpec) -> Result<GitCheckout, String> {
+    pub fn checkout(&self, spec: &GitSpec) -> Result<GitCheckout, Arc<GitError>> {
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
             memo.entry(spec.canonical_source()).or_default().clone()
         };
-        cell.get_or_init(|| self.checkout_uncached(spec)).clone()
+        cell.get_or_init(|| self.checkout_uncached(spec).map_err(Arc::new)).clone()
     }
 
-    fn checkout_uncached(&self, spec: &GitSpec) -> Result<GitCheckout, String> {
+    fn checkout_uncached(&self, spec: &GitSpec) -> Result<GitCheckout, GitError> {
         let ident = ident(&spec.canonical_url);
         // A full commit id already checked out: no db, no network.
         let commit = match &spec.reference {
@@ -288,21 +380,20 @@ impl GitCache {
                 commit.to_string()
             }
         };
-        let checkout_dir = self.completed(&ident, &commit).ok_or_else(|| {
-            format!("{}: the checkout of {commit} vanished from the cache while in use", spec.display())
-        })?;
+        let checkout_dir = self
+            .completed(&ident, &commit)
+            .ok_or_else(|| GitError::Vanished { spec: spec.display(), commit: commit.clone() })?;
         let module_dir = match &spec.subdirectory {
             Some(sub) => checkout_dir.join(sub),
             None => checkout_dir.clone(),
         };
         if !module_dir.is_dir() {
-            return Err(format!(
-                "{}: subdirectory '{}' does not exist in the repository at commit {} (ref {})",
-                spec.display(),
-                spec.subdirectory.as_deref().unwrap_or(""),
-                short(&commit),
-                spec.reference
-            ));
+            return Err(GitError::NoSubdirectory {
+                spec: spec.display(),
+                subdirectory: spec.subdirectory.clone().unwrap_or_default(),
+                commit,
+                reference: spec.reference.clone(),
+            });
         }
         Ok(GitCheckout { source: spec.canonical_source(), commit, checkout_dir, module_dir })
     }
@@ -318,24 +409,25 @@ impl GitCache {
         (marker.trim() == commit).then_some(dir)
     }
 
-    fn open_db(&self, ident: &str) -> Result<Repository, String> {
+    fn open_db(&self, ident: &str) -> Result<Repository, GitError> {
         let path = self.root.join("db").join(ident);
         if let Ok(db) = Repository::open_bare(&path) {
             return Ok(db);
         }
         // Missing or damaged: start over (it is only a cache).
         let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).map_err(|err| format!("cannot create {}: {err}", path.display()))?;
-        Repository::init_bare(&path)
-            .map_err(|err| format!("cannot create the git cache {}: {}", path.display(), err.message()))
+        if let Err(source) = std::fs::create_dir_all(&path) {
+            return Err(GitError::CreateDir { path, source });
+        }
+        Repository::init_bare(&path).map_err(|source| GitError::InitDb { path, source })
     }
 
     /// Looks the ref up on the remote and fetches its commit unless the db has it.
-    fn fetch(&self, db: &Repository, spec: &GitSpec) -> Result<Oid, String> {
+    fn fetch(&self, db: &Repository, spec: &GitSpec) -> Result<Oid, GitError> {
         let transport = Transport::from_env();
         let url = &spec.fetch_url;
         if let GitRef::Commit(id) = &spec.reference {
-            let oid = Oid::from_str(id).map_err(|err| format!("{}: {}", spec.display(), err.message()))?;
+            let oid = Oid::from_str(id).map_err(|source| GitError::BadCommitId { spec: spec.display(), source })?;
             if db.find_commit(oid).is_ok() {
                 return Ok(oid);
             }
@@ -349,10 +441,10 @@ impl GitCache {
                     let _ = db.reference(&local, oid, true, "amplifier: pinned commit");
                     Ok(oid)
                 }
-                Err(_) => Err(format!("{}: commit {id} is not in {url} (not on any branch or tag)", spec.display())),
+                Err(_) => Err(GitError::CommitNotFound { spec: spec.display(), commit: id.clone(), url: url.clone() }),
             };
         }
-        let heads = transport.list(db, url).map_err(|reason| unreachable(url, &reason))?;
+        let heads = transport.list(db, url).map_err(|source| GitError::Unreachable { url: url.clone(), source })?;
         let found = match &spec.reference {
             GitRef::DefaultBranch => {
                 find_head(&heads, "HEAD").map(|oid| ("HEAD".to_owned(), oid, "refs/remotes/origin/HEAD".to_owned()))
@@ -384,7 +476,7 @@ impl GitCache {
         let commit = db
             .find_object(oid, None)
             .and_then(|o| o.peel_to_commit())
-            .map_err(|err| format!("{}: {remote_ref} does not name a commit: {}", spec.display(), err.message()))?;
+            .map_err(|source| GitError::NotACommit { spec: spec.display(), remote_ref: remote_ref.clone(), source })?;
         // Remember where the ref pointed, for --offline.
         let _ = db.reference(&local_ref, oid, true, "amplifier: fetched");
         Ok(commit.id())
@@ -399,45 +491,50 @@ impl GitCache {
         url: &str,
         refspecs: &[String],
         shallow: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), GitError> {
         if shallow {
             match transport.fetch(db, url, refspecs, true, self.progress) {
                 Ok(()) => return Ok(()),
                 Err(reason) => tracing::debug!("shallow fetch of {url} failed ({reason}); fetching in full"),
             }
         }
-        transport.fetch(db, url, refspecs, false, self.progress).map_err(|reason| unreachable(url, &reason))
+        transport
+            .fetch(db, url, refspecs, false, self.progress)
+            .map_err(|source| GitError::Unreachable { url: url.to_owned(), source })
     }
 
     /// Materializes `commit` as `checkouts/<ident>/<short>/` (temporary
     /// directory, `.ok`, rename).
-    fn check_out(&self, db: &Repository, ident: &str, commit: Oid, spec: &GitSpec) -> Result<(), String> {
+    fn check_out(&self, db: &Repository, ident: &str, commit: Oid, spec: &GitSpec) -> Result<(), GitError> {
         let id = commit.to_string();
         if self.completed(ident, &id).is_some() {
             return Ok(());
         }
         let dir = self.checkout_dir(ident, &id);
-        let fail = |what: &str, err: &dyn std::fmt::Display| format!("{}: {what}: {err}", spec.display());
+        let io = |action: String| move |source| GitError::CheckoutIo { spec: spec.display(), action, source };
+        let git = |action: String| move |source| GitError::CheckoutGit { spec: spec.display(), action, source };
         if dir.exists() {
             // Interrupted or damaged: never trust it.
             tracing::info!("removing the incomplete checkout {}", dir.display());
-            std::fs::remove_dir_all(&dir).map_err(|err| fail(&format!("cannot remove {}", dir.display()), &err))?;
+            std::fs::remove_dir_all(&dir).map_err(io(format!("cannot remove {}", dir.display())))?;
         }
         let parent = dir.parent().expect("checkout parent");
         let partial = parent.join(format!(".{}.partial-{}", short(&id), std::process::id()));
         let _ = std::fs::remove_dir_all(&partial);
-        std::fs::create_dir_all(&partial).map_err(|err| fail(&format!("cannot create {}", partial.display()), &err))?;
-        let object = db.find_object(commit, None).map_err(|err| fail("cannot read the commit", &err.message()))?;
+        std::fs::create_dir_all(&partial).map_err(io(format!("cannot create {}", partial.display())))?;
+        let object = db.find_object(commit, None).map_err(git("cannot read the commit".to_owned()))?;
         let mut options = git2::build::CheckoutBuilder::new();
         options.target_dir(&partial).force().update_index(false).recreate_missing(true);
-        db.checkout_tree(&object, Some(&mut options)).map_err(|err| {
-            fail(&format!("cannot check out {} into {}", short(&id), partial.display()), &err.message())
-        })?;
-        std::fs::write(partial.join(OK_MARKER), &id).map_err(|err| fail("cannot write the .ok marker", &err))?;
+        db.checkout_tree(&object, Some(&mut options)).map_err(git(format!(
+            "cannot check out {} into {}",
+            short(&id),
+            partial.display()
+        )))?;
+        std::fs::write(partial.join(OK_MARKER), &id).map_err(io("cannot write the .ok marker".to_owned()))?;
         if let Err(err) = std::fs::rename(&partial, &dir) {
             let _ = std::fs::remove_dir_all(&partial);
             if self.completed(ident, &id).is_none() {
-                return Err(fail(&format!("cannot move the checkout to {}", dir.display()), &err));
+                return Err(io(format!("cannot move the checkout to {}", dir.display()))(err));
             }
         }
         Ok(())
@@ -445,14 +542,8 @@ impl GitCache {
 }
 
 /// With `--offline`: the ref as the db last saw it.
-fn resolve_offline(db: &Repository, spec: &GitSpec) -> Result<Oid, String> {
-    let missing = || {
-        format!(
-            "git source {} at ref {} is not in the cache and --offline is set\n\
-             hint: run once without --offline to fetch it",
-            spec.fetch_url, spec.reference
-        )
-    };
+fn resolve_offline(db: &Repository, spec: &GitSpec) -> Result<Oid, GitError> {
+    let missing = || GitError::NotCached { url: spec.fetch_url.clone(), reference: spec.reference.clone() };
     let candidates: Vec<String> = match &spec.reference {
         GitRef::DefaultBranch => vec!["refs/remotes/origin/HEAD".to_owned()],
         GitRef::Commit(id) => vec![id.clone()],
@@ -485,28 +576,23 @@ fn find_head(heads: &[(String, Oid)], name: &str) -> Option<Oid> {
     heads.iter().find(|(n, _)| *n == peeled).or_else(|| heads.iter().find(|(n, _)| n == name)).map(|(_, oid)| *oid)
 }
 
-fn unknown_ref(spec: &GitSpec, heads: &[(String, Oid)]) -> String {
-    let list = |prefix: &str| -> String {
-        let names: Vec<&str> =
-            heads.iter().filter_map(|(n, _)| n.strip_prefix(prefix)).filter(|n| !n.ends_with("^{}")).take(12).collect();
-        if names.is_empty() {
-            "none".to_owned()
-        } else {
-            names.join(", ")
-        }
+fn unknown_ref(spec: &GitSpec, heads: &[(String, Oid)]) -> GitError {
+    let list = |prefix: &str| -> Box<[String]> {
+        heads
+            .iter()
+            .filter_map(|(n, _)| n.strip_prefix(prefix))
+            .filter(|n| !n.ends_with("^{}"))
+            .take(12)
+            .map(str::to_owned)
+            .collect()
     };
-    format!(
-        "{}: unknown ref '{}': {} has no branch or tag of that name (branches: {}; tags: {})",
-        spec.display(),
-        spec.reference,
-        spec.fetch_url,
-        list("refs/heads/"),
-        list("refs/tags/")
-    )
-}
-
-fn unreachable(url: &str, reason: &str) -> String {
-    format!("cannot fetch from the git remote {url}: {reason}")
+    GitError::UnknownRef {
+        spec: spec.display(),
+        reference: spec.reference.clone(),
+        url: spec.fetch_url.clone(),
+        branches: list("refs/heads/"),
+        tags: list("refs/tags/"),
+    }
 }
 
 fn short(commit: &str) -> &str {
@@ -530,23 +616,23 @@ impl Transport {
     }
 
     /// The remote's refs (`git ls-remote`).
-    fn list(&self, db: &Repository, url: &str) -> Result<Vec<(String, Oid)>, String> {
+    fn list(&self, db: &Repository, url: &str) -> Result<Vec<(String, Oid)>, TransportError> {
         match self {
             Transport::Libgit2 => {
-                let mut remote = db.remote_anonymous(url).map_err(|err| err.message().to_owned())?;
-                let connection = remote
-                    .connect_auth(git2::Direction::Fetch, Some(callbacks()), None)
-                    .map_err(|err| err.message().to_owned())?;
-                let heads = connection.list().map_err(|err| err.message().to_owned())?;
+                let mut remote = db.remote_anonymous(url)?;
+                let connection = remote.connect_auth(git2::Direction::Fetch, Some(callbacks()), None)?;
+                let heads = connection.list()?;
                 Ok(heads.iter().map(|h| (h.name().to_owned(), h.oid())).collect())
             }
             Transport::Cli => {
                 let output = git_command()
                     .args(["ls-remote", "--", url])
                     .output()
-                    .map_err(|err| format!("cannot run `git ls-remote`: {err}"))?;
+                    .map_err(|source| TransportError::Spawn { command: "git ls-remote", source })?;
                 if !output.status.success() {
-                    return Err(String::from_utf8_lossy(&output.stderr).trim().to_owned());
+                    return Err(TransportError::Cli {
+                        stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+                    });
                 }
                 Ok(String::from_utf8_lossy(&output.stdout)
                     .lines()
@@ -566,10 +652,10 @@ impl Transport {
         refspecs: &[String],
         shallow: bool,
         progress: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), TransportError> {
         match self {
             Transport::Libgit2 => {
-                let mut remote = db.remote_anonymous(url).map_err(|err| err.message().to_owned())?;
+                let mut remote = db.remote_anonymous(url)?;
                 let mut options = git2::FetchOptions::new();
                 let printed = Arc::new(AtomicBool::new(false));
                 let mut callbacks = callbacks();
@@ -580,7 +666,7 @@ impl Transport {
                 if shallow {
                     options.depth(1);
                 }
-                let result = remote.fetch(refspecs, Some(&mut options), None).map_err(|err| err.message().to_owned());
+                let result = remote.fetch(refspecs, Some(&mut options), None).map_err(TransportError::from);
                 if printed.load(Ordering::Relaxed) {
                     eprintln!();
                 }
@@ -599,11 +685,12 @@ impl Transport {
                 if progress {
                     eprintln!("    Fetching {url}");
                 }
-                let output = command.output().map_err(|err| format!("cannot run `git fetch`: {err}"))?;
+                let output =
+                    command.output().map_err(|source| TransportError::Spawn { command: "git fetch", source })?;
                 if output.status.success() {
                     Ok(())
                 } else {
-                    Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
+                    Err(TransportError::Cli { stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned() })
                 }
             }
         }
@@ -690,16 +777,17 @@ struct CacheLock {
 }
 
 impl CacheLock {
-    fn acquire(path: &Path) -> Result<CacheLock, String> {
+    fn acquire(path: &Path) -> Result<CacheLock, GitError> {
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|source| GitError::CreateDir { path: parent.to_owned(), source })?;
         }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(path)
-            .map_err(|err| format!("cannot open the lock {}: {err}", path.display()))?;
+            .map_err(|source| GitError::OpenLock { path: path.to_owned(), source })?;
         #[cfg(unix)]
         {
             use std::os::unix::io::AsRawFd;
@@ -710,7 +798,7 @@ impl CacheLock {
                 }
                 // SAFETY: as above.
                 if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-                    return Err(format!("cannot lock {}: {}", path.display(), std::io::Error::last_os_error()));
+                    return Err(GitError::Lock { path: path.to_owned(), source: std::io::Error::last_os_error() });
                 }
             }
         }
@@ -739,12 +827,15 @@ impl ModuleSourceResolver for GitSource {
             let Some(source) = request.source_hint.as_deref().filter(|s| s.starts_with("git+")) else {
                 return Err(ResolveError::NotFound);
             };
-            let spec = GitSpec::parse(source, request.base_dir.as_deref()).map_err(ResolveError::Failed)?;
+            // A resolver's error crosses the resolver chain (and the ABI, for a
+            // plugin resolver) as text.
+            let failed = |err: &dyn std::fmt::Display| ResolveError::Failed(err.to_string());
+            let spec = GitSpec::parse(source, request.base_dir.as_deref()).map_err(|err| failed(&err))?;
             let cache = self.cache.clone();
             let checkout = tokio::task::spawn_blocking(move || cache.checkout(&spec))
                 .await
                 .map_err(|err| ResolveError::Failed(format!("the git task failed: {err}")))?
-                .map_err(ResolveError::Failed)?;
+                .map_err(|err| failed(&err))?;
             let origin = checkout.source.clone();
             let module_dir = &checkout.module_dir;
             let source = crate::resolver::classify(module_dir).ok_or_else(|| {
@@ -794,10 +885,14 @@ mod tests {
     #[test]
     fn rejects_bad_fragments_and_escaping_subdirectories() {
         let err = GitSpec::parse("git+https://h/r#egg=x", None).unwrap_err();
-        assert!(err.contains("unknown fragment `egg=x`"), "{err}");
-        let err = GitSpec::parse("git+https://h/r#subdirectory=../x", None).unwrap_err();
+        assert!(matches!(&err, GitError::BadSource { problem: SourceProblem::UnknownFragment(f), .. } if f == "egg=x"));
+        assert_eq!(
+            err.to_string(),
+            "source 'git+https://h/r#egg=x': unknown fragment `egg=x`; expected `#subdirectory=PATH`"
+        );
+        let err = GitSpec::parse("git+https://h/r#subdirectory=../x", None).unwrap_err().to_string();
         assert!(err.contains("relative path inside the repository"), "{err}");
-        let err = GitSpec::parse("git+ftp://h/r", None).unwrap_err();
+        let err = GitSpec::parse("git+ftp://h/r", None).unwrap_err().to_string();
         assert!(err.contains("unsupported scheme `ftp`"), "{err}");
     }
 
@@ -861,7 +956,7 @@ mod tests {
         // Offline, a missing ref says so.
         cache.set_offline(true);
         let missing = GitSpec::parse("git+repo@v2", Some(dir.path())).unwrap();
-        let err = cache.checkout_uncached(&missing).unwrap_err();
+        let err = cache.checkout_uncached(&missing).unwrap_err().to_string();
         assert!(err.contains("at ref v2 is not in the cache and --offline is set"), "{err}");
     }
 }

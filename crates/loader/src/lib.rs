@@ -13,12 +13,11 @@ pub mod adapters;
 pub mod builder;
 pub mod builtin;
 pub mod git;
-mod host_service;
+pub mod host_service;
 pub mod library;
 pub mod lockfile;
 pub mod manifest;
 pub mod resolver;
-pub mod validate;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -333,7 +332,7 @@ impl ModuleLoader for DylibLoader {
             let at = &spec.field_path;
             if let Some((lock, plan)) = &self.locked {
                 if let Err(difference) = lock.check(plan, &resolution) {
-                    self.record.violation(difference.clone());
+                    self.record.violation(difference.to_string());
                     return Err(LoadError::new(LoadReason::ValidationFailed, format!("{difference} (--locked)")));
                 }
             }

@@ -30,6 +30,44 @@ use crate::builder::hex;
 pub const LOCK_FILE: &str = "amplifier.lock";
 pub const LOCK_VERSION: u32 = 1;
 
+/// `amplifier.lock`, or a file hashed for it, could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum LockfileError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("invalid {}: {source}", path.display())]
+    Parse { path: PathBuf, source: toml::de::Error },
+    #[error("{}: lock version {version} is not supported (this amplifier writes version {LOCK_VERSION})", path.display())]
+    Version { path: PathBuf, version: u32 },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+}
+
+/// How a module's resolution differs from its lock entry; `module` names
+/// it (`tool 'x' (tools[0])`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LockMismatch {
+    #[error("{module} is not in {LOCK_FILE} (for plan {plan})")]
+    NotLocked { module: String, plan: String },
+    #[error("{module}: the plan's source is {plan_source}, {LOCK_FILE} has {locked}")]
+    Source { module: String, plan_source: String, locked: String },
+    #[error(
+        "{module}: {plan_source} resolves to commit {}, {LOCK_FILE} has commit {}",
+        commit.as_deref().unwrap_or("(none)"),
+        locked.as_deref().unwrap_or("(none)")
+    )]
+    Commit { module: String, plan_source: String, commit: Option<String>, locked: Option<String> },
+    #[error(
+        "{module}: {LOCK_FILE} was written for ABI {abi} / protocol {protocol}, \
+         this amplifier speaks ABI {} / protocol {}",
+        amplifier_abi::ABI_MAJOR,
+        amplifier_abi::PROTOCOL_VERSION
+    )]
+    Abi { module: String, abi: u32, protocol: u32 },
+    #[error("{module}: the library's sha256 is {sha256}, {LOCK_FILE} has {locked}")]
+    Sha256 { module: String, sha256: String, locked: String },
+}
+
 /// What one loaded module resolved to: a lock entry without its plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolution {
@@ -116,19 +154,16 @@ impl Lockfile {
     }
 
     /// Reads a lock; `Ok(None)` when there is none.
-    pub fn read(path: &Path) -> Result<Option<Lockfile>, String> {
+    pub fn read(path: &Path) -> Result<Option<Lockfile>, LockfileError> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+            Err(source) => return Err(LockfileError::Read { path: path.to_owned(), source }),
         };
-        let lock: Lockfile = toml::from_str(&text).map_err(|err| format!("invalid {}: {err}", path.display()))?;
+        let lock: Lockfile =
+            toml::from_str(&text).map_err(|source| LockfileError::Parse { path: path.to_owned(), source })?;
         if lock.version != LOCK_VERSION {
-            return Err(format!(
-                "{}: lock version {} is not supported (this amplifier writes version {LOCK_VERSION})",
-                path.display(),
-                lock.version
-            ));
+            return Err(LockfileError::Version { path: path.to_owned(), version: lock.version });
         }
         Ok(Some(lock))
     }
@@ -143,9 +178,9 @@ impl Lockfile {
 
     /// Writes the lock (temporary file, then rename) unless the file already
     /// says the same; returns whether it wrote.
-    pub fn write(&self, path: &Path) -> Result<bool, String> {
+    pub fn write(&self, path: &Path) -> Result<bool, LockfileError> {
         amplifier_models::write_if_changed(path, &self.to_toml())
-            .map_err(|err| format!("cannot write {}: {err}", path.display()))
+            .map_err(|source| LockfileError::Write { path: path.to_owned(), source })
     }
 
     /// The entry a resolution is compared with: same kind, name and source
@@ -156,41 +191,36 @@ impl Lockfile {
         mine().find(|e| e.source == resolution.source).or_else(|| mine().next())
     }
 
-    /// `Err(message)` naming the module and both values when `resolution`
-    /// differs from the lock.
-    pub fn check(&self, plan: &str, resolution: &Resolution) -> Result<(), String> {
+    /// How `resolution` differs from the lock, naming the module and both values.
+    pub fn check(&self, plan: &str, resolution: &Resolution) -> Result<(), LockMismatch> {
         let module = format!("{} '{}' ({})", resolution.kind, resolution.name, resolution.field_path);
         let Some(entry) = self.find(plan, resolution) else {
-            return Err(format!("{module} is not in {LOCK_FILE} (for plan {plan})"));
+            return Err(LockMismatch::NotLocked { module, plan: plan.to_owned() });
         };
         if entry.source != resolution.source {
-            return Err(format!(
-                "{module}: the plan's source is {}, {LOCK_FILE} has {}",
-                resolution.source, entry.source
-            ));
+            return Err(LockMismatch::Source {
+                module,
+                plan_source: resolution.source.clone(),
+                locked: entry.source.clone(),
+            });
         }
         if entry.commit != resolution.commit {
-            return Err(format!(
-                "{module}: {} resolves to commit {}, {LOCK_FILE} has commit {}",
-                resolution.source,
-                resolution.commit.as_deref().unwrap_or("(none)"),
-                entry.commit.as_deref().unwrap_or("(none)")
-            ));
+            return Err(LockMismatch::Commit {
+                module,
+                plan_source: resolution.source.clone(),
+                commit: resolution.commit.clone(),
+                locked: entry.commit.clone(),
+            });
         }
         if (entry.abi, entry.protocol) != (amplifier_abi::ABI_MAJOR, amplifier_abi::PROTOCOL_VERSION) {
-            return Err(format!(
-                "{module}: {LOCK_FILE} was written for ABI {} / protocol {}, this amplifier speaks ABI {} / protocol {}",
-                entry.abi,
-                entry.protocol,
-                amplifier_abi::ABI_MAJOR,
-                amplifier_abi::PROTOCOL_VERSION
-            ));
+            return Err(LockMismatch::Abi { module, abi: entry.abi, protocol: entry.protocol });
         }
         if entry.sha256 != resolution.sha256 {
-            return Err(format!(
-                "{module}: the library's sha256 is {}, {LOCK_FILE} has {}",
-                resolution.sha256, entry.sha256
-            ));
+            return Err(LockMismatch::Sha256 {
+                module,
+                sha256: resolution.sha256.clone(),
+                locked: entry.sha256.clone(),
+            });
         }
         Ok(())
     }
@@ -266,12 +296,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// sha256 of a file, as lowercase hex.
-pub fn sha256_file(path: &Path) -> Result<String, String> {
-    let mut file = std::fs::File::open(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+pub fn sha256_file(path: &Path) -> Result<String, LockfileError> {
+    let unreadable = |source| LockfileError::Read { path: path.to_owned(), source };
+    let mut file = std::fs::File::open(path).map_err(unreadable)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
     loop {
-        let n = file.read(&mut buffer).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+        let n = file.read(&mut buffer).map_err(unreadable)?;
         if n == 0 {
             break;
         }
@@ -284,11 +315,11 @@ pub fn sha256_file(path: &Path) -> Result<String, String> {
 /// change once stored, so their hash is kept beside them (`<lib>.sha256`,
 /// with the size and mtime it was computed for) and start-up does not
 /// hash megabytes on every run.
-pub fn library_sha256(library: &Path, cache_dir: &Path) -> Result<String, String> {
+pub fn library_sha256(library: &Path, cache_dir: &Path) -> Result<String, LockfileError> {
     if !library.starts_with(cache_dir) {
         return sha256_file(library);
     }
-    let meta = std::fs::metadata(library).map_err(|err| format!("cannot read {}: {err}", library.display()))?;
+    let meta = std::fs::metadata(library).map_err(|source| LockfileError::Read { path: library.to_owned(), source })?;
     let modified =
         meta.modified().ok().and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
     let stamp = format!("{} {modified}", meta.len());
@@ -363,13 +394,13 @@ mod tests {
 
         assert_eq!(read.check("plan.yaml", &a), Ok(()));
         let moved = resolution("a", Some("2222222222222222222222222222222222222222"), "aa");
-        let err = read.check("plan.yaml", &moved).unwrap_err();
+        let err = read.check("plan.yaml", &moved).unwrap_err().to_string();
         assert!(err.contains("resolves to commit 2222222222222222222222222222222222222222"), "{err}");
         assert!(err.contains("has commit 1111111111111111111111111111111111111111"), "{err}");
         let rebuilt = resolution("a", Some("1111111111111111111111111111111111111111"), "bb");
-        let err = read.check("plan.yaml", &rebuilt).unwrap_err();
+        let err = read.check("plan.yaml", &rebuilt).unwrap_err().to_string();
         assert!(err.contains("sha256 is bb") && err.contains("has aa"), "{err}");
-        let err = read.check("other.yaml", &a).unwrap_err();
+        let err = read.check("other.yaml", &a).unwrap_err().to_string();
         assert!(err.contains("tool 'a' (tools[0]) is not in amplifier.lock"), "{err}");
         assert_eq!(read.extras("plan.yaml", |e| e.name == "b").len(), 1, "a is in the lock, not in the plan");
         assert!(read.extras("plan.yaml", |e| e.name == "a").is_empty(), "the plan mounts a");

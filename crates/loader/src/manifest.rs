@@ -24,6 +24,26 @@ use serde_json::Value;
 
 pub const MANIFEST_FILE: &str = "amplifier.toml";
 
+/// An `amplifier.toml` that cannot be read or is invalid; `path` names it.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("invalid {}: {source}", path.display())]
+    Parse { path: PathBuf, source: toml::de::Error },
+    #[error(
+        "{}: module.artifact and module.sha256 go together (a prebuilt library is used only with its checksum)",
+        path.display()
+    )]
+    ArtifactWithoutChecksum { path: PathBuf },
+    #[error(
+        "{}: unknown kind '{kind}' in module.kinds (expected one of: {})",
+        path.display(),
+        amplifier_abi::kind::ALL.join(", ")
+    )]
+    UnknownKind { path: PathBuf, kind: String },
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct Manifest {
     pub module: ModuleSection,
@@ -55,36 +75,29 @@ pub struct ModuleSection {
 
 impl Manifest {
     /// Reads `<dir>/amplifier.toml`; `Ok(None)` when there is none.
-    pub fn read_dir(dir: &Path) -> Result<Option<Manifest>, String> {
+    pub fn read_dir(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
         let path = dir.join(MANIFEST_FILE);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+            Err(source) => return Err(ManifestError::Read { path, source }),
         };
         Self::parse(&text, path).map(Some)
     }
 
     /// Parses and checks a manifest's text; `path` names it in messages.
-    pub fn parse(text: &str, path: PathBuf) -> Result<Manifest, String> {
-        let mut manifest: Manifest =
-            toml::from_str(text).map_err(|err| format!("invalid {}: {err}", path.display()))?;
-        manifest.path = path;
+    pub fn parse(text: &str, path: PathBuf) -> Result<Manifest, ManifestError> {
+        let mut manifest: Manifest = match toml::from_str(text) {
+            Ok(manifest) => manifest,
+            Err(source) => return Err(ManifestError::Parse { path, source }),
+        };
         if manifest.module.artifact.is_some() != manifest.module.sha256.is_some() {
-            return Err(format!(
-                "{}: module.artifact and module.sha256 go together (a prebuilt library is used only with its checksum)",
-                manifest.path.display()
-            ));
+            return Err(ManifestError::ArtifactWithoutChecksum { path });
         }
-        for kind in &manifest.module.kinds {
-            if !amplifier_abi::kind::ALL.contains(&kind.as_str()) {
-                return Err(format!(
-                    "{}: unknown kind '{kind}' in module.kinds (expected one of: {})",
-                    manifest.path.display(),
-                    amplifier_abi::kind::ALL.join(", ")
-                ));
-            }
+        if let Some(kind) = manifest.module.kinds.iter().find(|k| !amplifier_abi::kind::ALL.contains(&k.as_str())) {
+            return Err(ManifestError::UnknownKind { path, kind: kind.clone() });
         }
+        manifest.path = path;
         Ok(manifest)
     }
 
@@ -126,7 +139,7 @@ mod tests {
             "[module]\nname = \"x\"\nkinds = [\"gadget\"]\nversion = \"1.0.0\"\nabi = 1\n",
         )
         .unwrap();
-        let err = Manifest::read_dir(dir.path()).unwrap_err();
+        let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
         assert!(err.contains("unknown kind 'gadget'") && err.contains("amplifier.toml"), "{err}");
     }
 
@@ -139,7 +152,7 @@ mod tests {
         let manifest = Manifest::read_dir(dir.path()).unwrap().unwrap();
         assert_eq!(manifest.artifact(), Some((dir.path().join("libx.so"), "ab12".to_owned())));
         std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}artifact = \"libx.so\"\n")).unwrap();
-        let err = Manifest::read_dir(dir.path()).unwrap_err();
+        let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
         assert!(err.contains("module.artifact and module.sha256 go together"), "{err}");
     }
 

@@ -164,6 +164,13 @@ pub fn names() -> Vec<&'static str> {
     MODELS.iter().map(|model| model.name).collect()
 }
 
+/// A `model` setting that is neither a known name nor a path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown model '{name}': known models are {}, or give the path of a .gguf file", names().join(", "))]
+pub struct UnknownModel {
+    pub name: String,
+}
+
 /// What a `model` setting names: a known model, or a GGUF file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ModelRef {
@@ -174,17 +181,14 @@ pub enum ModelRef {
 impl ModelRef {
     /// A known name, else a path (`.gguf`, or anything with a `/`); relative
     /// paths are taken from `base`.
-    pub fn parse(value: &str, base: &Path) -> Result<ModelRef, String> {
+    pub fn parse(value: &str, base: &Path) -> Result<ModelRef, UnknownModel> {
         if let Some(model) = find(value) {
             return Ok(ModelRef::Known(model));
         }
         if value.ends_with(".gguf") || value.contains('/') {
             return Ok(ModelRef::File(base.join(value)));
         }
-        Err(format!(
-            "unknown model '{value}': known models are {}, or give the path of a .gguf file",
-            names().join(", ")
-        ))
+        Err(UnknownModel { name: value.to_owned() })
     }
 
     pub fn path(&self) -> PathBuf {
@@ -218,7 +222,7 @@ mod tests {
         assert_eq!(ModelRef::parse("smollm2-135m", base).unwrap(), ModelRef::Known(&MODELS[0]));
         assert_eq!(ModelRef::parse("m/x.gguf", base).unwrap(), ModelRef::File(PathBuf::from("/plans/m/x.gguf")));
         assert_eq!(ModelRef::parse("/abs/x.gguf", base).unwrap(), ModelRef::File(PathBuf::from("/abs/x.gguf")));
-        let err = ModelRef::parse("gpt-5", base).unwrap_err();
+        let err = ModelRef::parse("gpt-5", base).unwrap_err().to_string();
         assert!(err.contains("smollm2-135m, qwen2.5-coder-0.5b"), "{err}");
     }
 

@@ -105,7 +105,7 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("session store: {0}")]
     Io(String),
-    #[error("no session matches '{0}'\nhint: `amplifier session list --all-projects` shows the stored sessions")]
+    #[error("no session matches '{0}'")]
     NotFound(String),
     #[error("'{prefix}' matches {} sessions ({}); give more of the id", candidates.len(), candidates.join(", "))]
     Ambiguous { prefix: String, candidates: Vec<String> },
@@ -118,6 +118,16 @@ pub enum StoreError {
     NewerSchema { path: PathBuf, found: i64 },
     #[error("session store: {0}")]
     Invalid(String),
+}
+
+impl StoreError {
+    /// What the user can do about it, for a front end to show apart.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            StoreError::NotFound(_) => Some("`amplifier session list --all-projects` shows the stored sessions"),
+            _ => None,
+        }
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

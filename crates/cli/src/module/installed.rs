@@ -13,7 +13,7 @@ use amplifier_loader::{amplifier_home, builtin, DylibLoader, ModuleCode};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::exit;
+use crate::error::{CliError, CliResult};
 
 const INSTALL_RECORD: &str = "install.json";
 
@@ -182,11 +182,18 @@ fn print_table(rows: &[[String; 5]]) {
     }
 }
 
-pub fn install(args: InstallArgs) -> u8 {
-    let runtime = match super::runtime() {
-        Ok(runtime) => runtime,
-        Err(code) => return code,
+pub fn install(args: InstallArgs) -> CliResult {
+    let built_in = |name: &str| {
+        CliError::usage(format!(
+            "'{name}' is built into amplifier: a plan names it without a `source`, nothing to install"
+        ))
+        .hint("to install another build of it, give its crate directory or library")
     };
+    // A name, not a path: someone who read `amplifier module list`.
+    if !Path::new(&args.source).exists() && builtin::find(&args.source).is_some() {
+        return Err(built_in(&args.source));
+    }
+    let runtime = crate::hosting::runtime()?;
     let home = amplifier_home();
     let loader = DylibLoader::new(std::env::current_dir().ok(), &home);
     let spec = ModuleSpec {
@@ -196,39 +203,28 @@ pub fn install(args: InstallArgs) -> u8 {
     };
     let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
         Ok((ModuleCode::Library { library, .. }, manifest)) => (library, manifest),
-        Ok((ModuleCode::Builtin(module), _)) => {
-            eprintln!(
-                "error: '{}' is built into amplifier: a plan names it without a `source`, nothing to install\n\
-                 hint: to install another build of it, give its crate directory or library",
-                module.name
-            );
-            return exit::USAGE;
-        }
+        Ok((ModuleCode::Builtin(module), _)) => return Err(built_in(module.name)),
         Err(err) => {
-            eprintln!("error: {}", err.message);
-            return exit::RUN_FAILED;
+            let message = err.message.strip_prefix("source: ").unwrap_or(&err.message);
+            return Err(CliError::failed(message));
         }
     };
-    let Some(manifest) = manifest else {
-        eprintln!(
-            "error: {} has no {MANIFEST_FILE}: a module needs one (name, version, kinds) to be installed",
+    let manifest = manifest.ok_or_else(|| {
+        CliError::failed(format!(
+            "{} has no {MANIFEST_FILE}: a module needs one (name, version, kinds) to be installed",
             args.source
-        );
-        return exit::RUN_FAILED;
-    };
+        ))
+        .hint(format!("`amplifier module new` writes a crate with its {MANIFEST_FILE}"))
+    })?;
     let (name, version) = (manifest.module.name.as_str(), manifest.module.version.as_str());
     if !safe_component(name) || !safe_component(version) {
-        eprintln!(
-            "error: {}: module name '{name}' or version '{version}' cannot name a directory",
+        return Err(CliError::failed(format!(
+            "{}: module name '{name}' or version '{version}' cannot name a directory",
             manifest.path.display()
-        );
-        return exit::RUN_FAILED;
+        )));
     }
     // Refuse what this amplifier could not load (another ABI, not a plugin).
-    if let Err(message) = amplifier_loader::library::open(&library, name) {
-        eprintln!("error: {message}");
-        return exit::RUN_FAILED;
-    }
+    amplifier_loader::library::open(&library, name).map_err(CliError::failed)?;
     let local = Path::new(&args.source);
     let source = match local.exists() {
         true => local.canonicalize().map(|p| p.display().to_string()).unwrap_or_else(|_| args.source.clone()),
@@ -236,21 +232,14 @@ pub fn install(args: InstallArgs) -> u8 {
     };
     let module_dir = home.join("modules").join(name);
     let target = module_dir.join(version);
-    match place(&module_dir, &target, &library, &manifest, source) {
-        Ok(()) => {
-            println!("Installed {name} {version} ({}) in {}", manifest.module.kinds.join(", "), target.display());
-            exit::SUCCESS
-        }
-        Err(message) => {
-            eprintln!("error: {message}");
-            exit::RUN_FAILED
-        }
-    }
+    place(&module_dir, &target, &library, &manifest, source)?;
+    println!("Installed {name} {version} ({}) in {}", manifest.module.kinds.join(", "), target.display());
+    Ok(())
 }
 
 /// Writes the module into a staging directory, then renames it into place,
 /// so a reader never sees half an installation.
-fn place(module_dir: &Path, target: &Path, library: &Path, manifest: &Manifest, source: String) -> Result<(), String> {
+fn place(module_dir: &Path, target: &Path, library: &Path, manifest: &Manifest, source: String) -> CliResult {
     let version = target.file_name().unwrap_or_default().to_string_lossy();
     let staging = module_dir.join(format!(".{version}.partial-{}", std::process::id()));
     let library_name = library.file_name().unwrap_or_default().to_string_lossy().into_owned();
@@ -268,11 +257,11 @@ fn place(module_dir: &Path, target: &Path, library: &Path, manifest: &Manifest, 
     })();
     result.map_err(|err| {
         let _ = std::fs::remove_dir_all(&staging);
-        format!("cannot install into {}: {err}", target.display())
+        CliError::failed(format!("cannot install into {}: {err}", target.display()))
     })
 }
 
-pub fn list(args: ListArgs) -> u8 {
+pub fn list(args: ListArgs) -> CliResult {
     let home = amplifier_home();
     let dirs = Installed::new(&home).dirs().to_vec();
     let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
@@ -305,18 +294,9 @@ pub fn list(args: ListArgs) -> u8 {
     } else {
         print_table(&builtins);
     }
-    let Some(plan_path) = args.plan else { return exit::SUCCESS };
-    let parsed = match amplifier_plan::parse_plan_file(&plan_path) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return exit::USAGE;
-        }
-    };
-    let runtime = match super::runtime() {
-        Ok(runtime) => runtime,
-        Err(code) => return code,
-    };
+    let Some(plan_path) = args.plan else { return Ok(()) };
+    let parsed = amplifier_plan::parse_plan_file(&plan_path)?;
+    let runtime = crate::hosting::runtime()?;
     let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
     let loader = DylibLoader::new(base_dir, &home);
     let plan = &parsed.plan;
@@ -367,23 +347,22 @@ pub fn list(args: ListArgs) -> u8 {
     }
     println!("Modules of {}:", plan_path.display());
     print_table(&rows);
-    exit::SUCCESS
+    Ok(())
 }
 
-pub fn show(args: ShowArgs) -> u8 {
+pub fn show(args: ShowArgs) -> CliResult {
     let home = amplifier_home();
     let dirs = Installed::new(&home).dirs().to_vec();
     let versions: Vec<InstalledModule> = scan(&dirs).into_iter().filter(|m| m.name == args.name).collect();
     let built_in = builtin::find(&args.name);
     if versions.is_empty() && built_in.is_none() {
         let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-        eprintln!(
-            "error: module '{}' is neither installed (looked in {}) nor built into amplifier\n\
-             hint: `amplifier module list` shows the modules there are",
+        return Err(CliError::failed(format!(
+            "module '{}' is neither installed (looked in {}) nor built into amplifier",
             args.name,
             shown.join(", ")
-        );
-        return exit::RUN_FAILED;
+        ))
+        .hint("`amplifier module list` shows the modules there are"));
     }
     let newest = versions.iter().map(|m| version_key(&m.version())).max();
     for module in &versions {
@@ -405,7 +384,7 @@ pub fn show(args: ShowArgs) -> u8 {
             print_manifest(&manifest);
         }
     }
-    exit::SUCCESS
+    Ok(())
 }
 
 /// A manifest's kinds, ABI, description and config keys, indented.
@@ -439,11 +418,11 @@ fn print_manifest(manifest: &Manifest) {
     }
 }
 
-pub fn remove(args: RemoveArgs) -> u8 {
+pub fn remove(args: RemoveArgs) -> CliResult {
     let modules = amplifier_home().join("modules");
     if !safe_component(&args.name) || args.version.as_deref().is_some_and(|v| !safe_component(v)) {
-        eprintln!("error: '{}' is not a module name or version", args.version.as_deref().unwrap_or(&args.name));
-        return exit::USAGE;
+        let what = args.version.as_deref().unwrap_or(&args.name);
+        return Err(CliError::usage(format!("'{what}' is not a module name or version")));
     }
     let module_dir = modules.join(&args.name);
     let target = match &args.version {
@@ -455,13 +434,11 @@ pub fn remove(args: RemoveArgs) -> u8 {
             Some(version) => format!("{} {version}", args.name),
             None => args.name.clone(),
         };
-        eprintln!("error: {what} is not installed in {}", modules.display());
-        return exit::RUN_FAILED;
+        return Err(CliError::failed(format!("{what} is not installed in {}", modules.display()))
+            .hint("`amplifier module list` shows the installed modules"));
     }
-    if let Err(err) = std::fs::remove_dir_all(&target) {
-        eprintln!("error: cannot remove {}: {err}", target.display());
-        return exit::RUN_FAILED;
-    }
+    std::fs::remove_dir_all(&target)
+        .map_err(|err| CliError::failed(format!("cannot remove {}: {err}", target.display())))?;
     // The last version gone: the module's directory goes too.
     if module_dir.read_dir().is_ok_and(|mut entries| entries.next().is_none()) {
         let _ = std::fs::remove_dir(&module_dir);
@@ -471,7 +448,7 @@ pub fn remove(args: RemoveArgs) -> u8 {
         args.version.map(|v| format!("{} {v}", args.name)).unwrap_or(args.name),
         target.display()
     );
-    exit::SUCCESS
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `amplifier module …`: check, scaffold and install modules.
 //!
-//! Thin: validation lives in `amplifier_loader::validate`, resolution and
+//! Thin: validation lives in `amplifier_conformance`, resolution and
 //! building in the loader; this prints and picks exit codes.
 
 mod installed;
@@ -10,7 +10,7 @@ mod validate;
 use amplifier_kernel::plan::ModuleKind;
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::exit;
+use crate::error::CliResult;
 
 #[derive(Args)]
 pub struct ModuleArgs {
@@ -58,7 +58,7 @@ impl From<KindArg> for ModuleKind {
     }
 }
 
-pub fn run(args: ModuleArgs) -> u8 {
+pub fn run(args: ModuleArgs) -> CliResult {
     match args.command {
         ModuleCommand::Validate(args) => validate::run(args),
         ModuleCommand::New(args) => new::run(args),
@@ -67,12 +67,4 @@ pub fn run(args: ModuleArgs) -> u8 {
         ModuleCommand::Show(args) => installed::show(args),
         ModuleCommand::Remove(args) => installed::remove(args),
     }
-}
-
-/// The async runtime for commands that load or build modules.
-fn runtime() -> Result<tokio::runtime::Runtime, u8> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|err| {
-        eprintln!("error: cannot start the async runtime: {err}");
-        exit::RUN_FAILED
-    })
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::KindArg;
-use crate::exit;
+use crate::error::{CliError, CliResult};
 
 /// This checkout's SDK: modules depend on it by path (it is not published).
 const SDK_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/sdk");
@@ -64,17 +64,15 @@ fn valid_name(name: &str) -> bool {
 }
 
 /// The SDK to depend on: `$AMPLIFIER_SDK_PATH`, else this checkout's.
-fn sdk_dir() -> Result<PathBuf, String> {
+fn sdk_dir() -> CliResult<PathBuf> {
     let (dir, from) = match std::env::var_os("AMPLIFIER_SDK_PATH") {
         Some(dir) => (PathBuf::from(dir), "AMPLIFIER_SDK_PATH"),
         None => (PathBuf::from(SDK_DIR), "the amplifier checkout this binary was built from"),
     };
     match dir.canonicalize() {
         Ok(dir) if dir.join("Cargo.toml").is_file() => Ok(dir),
-        _ => Err(format!(
-            "cannot find amplifier-sdk at {} (from {from})\nhint: set AMPLIFIER_SDK_PATH to the crates/sdk directory of an amplifier checkout",
-            dir.display()
-        )),
+        _ => Err(CliError::failed(format!("cannot find amplifier-sdk at {} (from {from})", dir.display()))
+            .hint("set AMPLIFIER_SDK_PATH to the crates/sdk directory of an amplifier checkout")),
     }
 }
 
@@ -91,30 +89,21 @@ fn render(template: &str, name: &str, sdk: &Path) -> String {
         .replace("{{sdk_path}}", &toml_escape(&sdk.display().to_string()))
 }
 
-pub fn run(args: NewArgs) -> u8 {
+pub fn run(args: NewArgs) -> CliResult {
     if !valid_name(&args.name) {
-        eprintln!(
-            "error: '{}' is not a valid module name: use lowercase letters, digits and `-`, starting with a letter (like tool-weather)",
-            args.name
-        );
-        return exit::USAGE;
+        return Err(CliError::usage(format!("'{}' is not a valid module name", args.name))
+            .hint("use lowercase letters, digits and `-`, starting with a letter (like tool-weather)"));
     }
     let Some((manifest, lib_rs)) = template(args.kind) else {
-        eprintln!("error: there is no template for resolver modules yet\nhint: see tests/fixtures/resolver-map in the amplifier repository");
-        return exit::USAGE;
+        return Err(CliError::usage("there is no template for resolver modules yet")
+            .hint("see tests/fixtures/resolver-map in the amplifier repository"));
     };
     let dir = args.path.unwrap_or_else(|| PathBuf::from(&args.name));
     if dir.read_dir().is_ok_and(|mut entries| entries.next().is_some()) {
-        eprintln!("error: {} already exists and is not empty", dir.display());
-        return exit::RUN_FAILED;
+        return Err(CliError::failed(format!("{} already exists and is not empty", dir.display()))
+            .hint("pick another name, or give an empty directory with --path"));
     }
-    let sdk = match sdk_dir() {
-        Ok(sdk) => sdk,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::RUN_FAILED;
-        }
-    };
+    let sdk = sdk_dir()?;
     let name = args.name.as_str();
     let files = [
         ("Cargo.toml", render(CARGO_TOML, name, &sdk)),
@@ -123,22 +112,18 @@ pub fn run(args: NewArgs) -> u8 {
         (".gitignore", GITIGNORE.to_owned()),
         ("rustfmt.toml", RUSTFMT.to_owned()),
     ];
-    let written = files.iter().try_for_each(|(file, text)| {
+    files.iter().try_for_each(|(file, text)| {
         let path = dir.join(file);
         std::fs::create_dir_all(path.parent().unwrap_or(&dir))
             .and_then(|_| std::fs::write(&path, text))
-            .map_err(|err| format!("cannot write {}: {err}", path.display()))
-    });
-    if let Err(message) = written {
-        eprintln!("error: {message}");
-        return exit::RUN_FAILED;
-    }
+            .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))
+    })?;
     // Best effort: without it cargo resolves the newest compatible versions.
     let _ = std::fs::copy(LOCK_FILE, dir.join("Cargo.lock"));
     let kind = amplifier_kernel::plan::ModuleKind::from(args.kind);
     println!("Created {kind} module `{name}` in {}", dir.display());
     println!("  next: amplifier module validate {}", dir.display());
-    exit::SUCCESS
+    Ok(())
 }
 
 #[cfg(test)]

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use amplifier_loader::validate::{validate, Severity, ValidateOptions, ValidationReport};
+use amplifier_conformance::{validate, Severity, ValidateOptions, ValidationReport};
 use clap::{Args, ValueEnum};
 
 use super::KindArg;
-use crate::exit;
+use crate::error::{CliError, CliResult};
 
 #[derive(Args)]
 pub struct ValidateArgs {
@@ -31,37 +31,27 @@ enum ValidateOutput {
     Json,
 }
 
-pub fn run(args: ValidateArgs) -> u8 {
-    let runtime = match super::runtime() {
-        Ok(runtime) => runtime,
-        Err(code) => return code,
-    };
+pub fn run(args: ValidateArgs) -> CliResult {
+    let runtime = crate::hosting::runtime()?;
     let options = ValidateOptions {
         kind: args.kind.map(Into::into),
         behavioral: args.behavioral,
         amplifier_home: amplifier_loader::amplifier_home(),
     };
-    let report = match runtime.block_on(validate(&args.path, &options)) {
-        Ok(report) => report,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return exit::USAGE;
-        }
-    };
+    let report = runtime.block_on(validate(&args.path, &options)).map_err(CliError::usage)?;
     match args.output {
         ValidateOutput::Human => print_human(&report),
-        ValidateOutput::Json => match serde_json::to_string_pretty(&report) {
-            Ok(json) => println!("{json}"),
-            Err(err) => {
-                eprintln!("error: cannot write the report as JSON: {err}");
-                return exit::RUN_FAILED;
-            }
-        },
+        ValidateOutput::Json => {
+            let json = serde_json::to_string_pretty(&report)
+                .map_err(|err| CliError::failed(format!("cannot write the report as JSON: {err}")))?;
+            println!("{json}");
+        }
     }
+    // The report said why.
     if report.passed {
-        exit::SUCCESS
+        Ok(())
     } else {
-        exit::RUN_FAILED
+        Err(CliError::shown())
     }
 }
 

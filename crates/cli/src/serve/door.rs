@@ -34,6 +34,8 @@ use hyper_util::service::TowerToHyperService;
 use serde_json::json;
 use tower::ServiceExt;
 
+use crate::error::{CliError, CliResult};
+
 /// What the door lets in.
 pub struct Door {
     token: Option<String>,
@@ -46,13 +48,13 @@ impl Door {
     /// The door of a server listening on `local`. A non-loopback address
     /// without a token is refused: anyone who can reach it could run the
     /// plan's tools.
-    pub fn new(local: SocketAddr, token: Option<String>, rate: u32) -> Result<Door, String> {
+    pub fn new(local: SocketAddr, token: Option<String>, rate: u32) -> CliResult<Door> {
         let token = token.filter(|t| !t.is_empty());
         if !local.ip().is_loopback() && token.is_none() {
-            return Err(format!(
-                "{local} is not a loopback address, and no token was given: anyone who reaches it could run the plan's tools\n\
-                 hint: pass --token (or set AMPLIFIER_SERVE_TOKEN), or serve on 127.0.0.1"
-            ));
+            return Err(CliError::usage(format!(
+                "{local} is not a loopback address, and no token was given: anyone who reaches it could run the plan's tools"
+            ))
+            .hint("pass --token (or set AMPLIFIER_SERVE_TOKEN), or serve on 127.0.0.1"));
         }
         Ok(Door { token, local, rate: rate.max(1), seen: Mutex::default() })
     }
@@ -231,8 +233,9 @@ mod tests {
     #[test]
     fn a_public_address_needs_a_token() {
         let public: SocketAddr = "0.0.0.0:8787".parse().unwrap();
-        let Err(message) = Door::new(public, None, 10) else { panic!("a public address without a token was accepted") };
-        assert!(message.contains("--token"), "{message}");
+        let Err(err) = Door::new(public, None, 10) else { panic!("a public address without a token was accepted") };
+        assert_eq!(err.code(), crate::error::exit::USAGE);
+        assert!(err.to_string().contains("hint: pass --token"), "{err}");
         assert!(Door::new(public, Some(String::new()), 10).is_err(), "an empty token is no token");
         let door = Door::new(public, Some("t".into()), 10).unwrap();
         let request = headers(&[(header::HOST, "agents.example.com"), (header::AUTHORIZATION, "Bearer t")]);

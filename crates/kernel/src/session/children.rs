@@ -82,7 +82,7 @@ impl ChildSpawner {
             )
         })?;
         let plan = agent_plan(parent.plan(), &request.agent, overlay, request)
-            .map_err(|message| ModuleError::new(ErrorKind::InvalidRequest, message))?;
+            .map_err(|err| ModuleError::new(ErrorKind::InvalidRequest, err.to_string()))?;
         let session_id = child_session_id(parent.session_id(), &request.agent);
         let mut metadata = JsonMap::new();
         metadata.insert("agent".into(), Value::String(request.agent.clone()));
