@@ -82,6 +82,38 @@ fn built_in_and_cdylib_modules_emit_the_same_events() {
     }
 }
 
+/// The defaults of a module's `amplifier.toml` are the only place its
+/// literal defaults are written: the loader fills them in for the keys a
+/// plan leaves out, whether the module is built in or a cdylib.
+#[test]
+fn a_key_the_plan_leaves_out_gets_the_manifests_default_built_in_or_as_a_cdylib() {
+    let dir = tempfile::tempdir().unwrap();
+    for as_cdylib in [false, true] {
+        let log = dir.path().join(format!("requests-{as_cdylib}.jsonl"));
+        let plan = format!(
+            "session:\n  orchestrator: {{module: loop-basic}}\n  context: {{module: context-simple}}\n\
+             providers:\n  - module: provider-scripted\n    config: {{requests_log: \"{}\", script: [{{text: done}}]}}\n\
+             tools:\n  - module: tool-bash\n    config: {{max_output_chars: 1234}}\n",
+            log.display()
+        );
+        std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+        let mut command = amplifier(dir.path());
+        command.args(["run", "--plan", "plan.yaml", "hi"]);
+        if as_cdylib {
+            command.env("AMPLIFIER_MODULE_TOOL_BASH", plugin("tool-bash"));
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "cdylib: {as_cdylib}; stderr:\n{}", stderr(&output));
+        let request: Value =
+            serde_json::from_str(std::fs::read_to_string(&log).unwrap().lines().next().unwrap()).unwrap();
+        let bash = request["tools"].as_array().unwrap().iter().find(|t| t["name"] == "bash").unwrap().clone();
+        // max_timeout, left out: plugins/tool-bash/amplifier.toml's `default = 600`.
+        assert_eq!(bash["parameters"]["properties"]["timeout"]["maximum"].as_f64(), Some(600.0), "{bash}");
+        // max_output_chars, given: the plan's.
+        assert!(bash["description"].as_str().unwrap().contains("at most 1234 characters"), "{bash}");
+    }
+}
+
 /// The `module list --plan` row of `module`: where it resolved, and by which resolver.
 fn resolved(output: &Output, module: &str) -> String {
     let text = stdout(output);

@@ -10,6 +10,20 @@ use common::serve::{http, parse_sse, start_server, start_server_with, Frame};
 use common::*;
 use serde_json::{json, Value};
 
+/// `amplifier` in `dir`, with its own session store (`dir/state`), where
+/// run states are kept: thread ids repeat across tests and test runs.
+fn amplifier(dir: &Path) -> std::process::Command {
+    let mut command = common::amplifier(dir);
+    command.env("AMPLIFIER_STATE_DIR", dir.join("state"));
+    command
+}
+
+/// A thread's run state as the orchestrator last saved it (`runs.save`).
+fn stored_state(dir: &Path, thread: &str) -> Value {
+    let store = amplifier_store::Store::open(&dir.join("state")).unwrap();
+    serde_json::from_str(&store.run_state(thread).unwrap().expect("a stored run state")).unwrap()
+}
+
 fn read_lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path).unwrap_or_default().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
@@ -72,7 +86,7 @@ fn write_plan(dir: &Path, config: &str, planner_script: &str, agents: &[Agent]) 
   orchestrator:
     module: orchestrator-plan
     source: "{orchestrator}"
-    config: {{runsDir: "{runs}", {config}}}
+    config: {{{config}}}
   context: {{module: context-simple, source: "{context}"}}
 providers:
   - module: provider-scripted
@@ -81,7 +95,6 @@ providers:
 agents:
 "#,
         orchestrator = plugin("orchestrator-plan"),
-        runs = dir.join("runs").display(),
         context = plugin("context-simple"),
         scripted = plugin("provider-scripted"),
         planner_log = dir.join("planner-requests.jsonl").display(),
@@ -234,8 +247,7 @@ fn happy_path_hands_off_strategy_writer_qa_and_completes() {
     assert_eq!(bundle["acceptance-report"]["overall"], true);
 
     // Persisted: plan, history and artifacts under their step, and the bundle.
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("runs/happy/state.json")).unwrap()).unwrap();
+    let state = stored_state(dir.path(), "happy");
     assert_eq!(state["status"], "completed");
     assert_eq!(&state["bundle"], bundle);
     assert_eq!(state["history"].as_array().unwrap().len(), 3);
@@ -395,10 +407,7 @@ fn a_run_killed_after_any_step_resumes_and_gives_the_same_bundle() {
         assert_eq!(killed.status.code(), Some(86), "killed after step {step}: {}", stderr(&killed));
         assert!(!events(&frames).contains(&"complete"));
         assert_eq!(handoffs(&frames, "occurred").len(), step);
-        let state: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.path().join(format!("runs/{thread}/state.json"))).unwrap(),
-        )
-        .unwrap();
+        let state = stored_state(dir.path(), &thread);
         assert_eq!(state["status"], "running");
         assert_eq!(state["history"].as_array().unwrap().len(), step);
 
@@ -470,10 +479,14 @@ fn chat_mode_talks_to_one_specialist_without_plan_frames() {
 #[test]
 fn chat_mode_with_the_orchestrator_uses_its_own_model() {
     let dir = tempfile::tempdir().unwrap();
-    write_standard_plan(dir.path(), "chatInstruction: \"Be brief.\"", r#"[{text: "Hello there."}]"#, QA_PASS);
+    // An older plan's `runsDir` is warned about, not refused.
+    let config = "chatInstruction: \"Be brief.\", runsDir: old-runs";
+    write_standard_plan(dir.path(), config, r#"[{text: "Hello there."}]"#, QA_PASS);
     let request = json!({"mode": "chat", "message": "Hi", "threadId": "chat-2"});
     let (output, frames) = run_sse(dir.path(), &request, &[]);
     assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    assert!(stderr(&output).contains("`runsDir: old-runs` is ignored"), "stderr:\n{}", stderr(&output));
+    assert!(!dir.path().join("old-runs").exists(), "no state files of the plugin's own");
     check_stream(&frames);
     assert!(handoffs(&frames, "occurred").is_empty());
     assert_eq!(complete(&frames), &json!({"message": "Hello there."}));
@@ -482,8 +495,7 @@ fn chat_mode_with_the_orchestrator_uses_its_own_model() {
         requests[0]["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(roles, ["system", "user"]);
     assert_eq!(requests[0]["messages"][0]["content"], "Be brief.");
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("runs/chat-2/state.json")).unwrap()).unwrap();
+    let state = stored_state(dir.path(), "chat-2");
     assert_eq!(state["chat"].as_array().unwrap().len(), 2, "the conversation is kept per thread");
 }
 

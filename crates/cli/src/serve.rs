@@ -4,9 +4,8 @@
 //!   threadId?, agent?, payload?, correlationId?}` answers a Server-Sent
 //!   Events stream of the run's frames (see [`crate::sse`]). The request,
 //!   with `threadId` filled in, is the prompt of a new session of the plan.
-//! - `GET /v1/runs/{thread}` answers the thread's persisted state
-//!   (`$AMPLIFIER_HOME/runs/<thread>/state.json`, or the orchestrator's
-//!   `runsDir`).
+//! - `GET /v1/runs/{thread}` answers the thread's run state as its
+//!   orchestrator last saved it (`runs.save`, kept in the session store).
 //!
 //! One run per thread at a time (409 otherwise) and `--max-runs` runs at once
 //! (503 otherwise). A client that goes away cancels its run.
@@ -66,7 +65,6 @@ const MAX_BODY: usize = 1 << 20;
 
 struct App {
     host: Host,
-    runs_dir: PathBuf,
     heartbeat: Duration,
     read_timeout: Duration,
     active: Mutex<HashSet<String>>,
@@ -81,18 +79,8 @@ pub fn serve(args: ServeArgs) -> CliResult {
     let runtime = hosting::runtime()?;
     // Served runs are not kept as sessions, and do not write amplifier.lock.
     let host = hosting::open(&plan, hosting::options(Flags::default(), false)?)?;
-    let runs_dir = host
-        .plan()
-        .session
-        .orchestrator
-        .config
-        .get("runsDir")
-        .and_then(Value::as_str)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| amplifier_loader::amplifier_home().join("runs"));
     let app = Arc::new(App {
         host,
-        runs_dir,
         heartbeat: Duration::from_secs(args.heartbeat.max(1)),
         read_timeout: Duration::from_secs(args.read_timeout.max(1)),
         active: Mutex::default(),
@@ -295,15 +283,12 @@ async fn get_run(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Res
     if !amplifier_protocol::runs::valid_id(&thread) {
         return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
     }
-    let path = app.runs_dir.join(&thread).join("state.json");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(state) => json_response(StatusCode::OK, state),
-            Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("the stored state is not JSON: {err}")),
-        },
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"))
-        }
+    // SQLite blocks: off the async workers.
+    let found = tokio::task::spawn_blocking(move || app.host.run_state(&thread).map(|state| (thread, state))).await;
+    match found {
+        Ok(Ok((_, Some(state)))) => json_response(StatusCode::OK, state),
+        Ok(Ok((thread, None))) => error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`")),
+        Ok(Err(err)) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
         Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
     }
 }

@@ -8,6 +8,7 @@
 //! `AMPLIFIER_VALIDATE_CONTEXT` name other copies (a crate directory or a
 //! library).
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -16,6 +17,7 @@ use amplifier_kernel::events;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, JsonMap, Role, ToolResult, ToolSpec};
 use amplifier_kernel::plan::{ModuleSpec, MountPlan, SessionSettings};
+use amplifier_kernel::services::RunStates;
 use amplifier_kernel::session::Session;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult, Tool};
 use amplifier_loader::DylibLoader;
@@ -131,6 +133,7 @@ impl Validation<'_> {
         let session = Session::new(plan, loader, Default::default());
         let recorder = Arc::new(Recorder::default());
         session.coordinator().hooks().register("*", recorder.clone(), i32::MAX, "validate");
+        session.coordinator().set_run_states(Arc::new(RunStatesInMemory::default()));
         let result = self.drive(&session, &recorder, prompts).await;
         session.cleanup().await;
         result
@@ -276,6 +279,23 @@ impl Tool for EchoTool {
     fn execute(&self, input: Value) -> BoxFuture<'_, ToolResult> {
         self.inputs.lock().expect("tool lock").push(input.clone());
         Box::pin(async move { ToolResult::ok(input.get("text").cloned().unwrap_or(Value::Null)) })
+    }
+}
+
+/// Run states for the validator's sessions (`runs.*`), kept while it runs:
+/// an orchestrator that keeps its runs is checked like any other.
+#[derive(Default)]
+struct RunStatesInMemory(Mutex<HashMap<String, Value>>);
+
+impl RunStates for RunStatesInMemory {
+    fn load<'a>(&'a self, thread: &'a str) -> BoxFuture<'a, ModuleResult<Option<Value>>> {
+        let state = self.0.lock().expect("run states lock").get(thread).cloned();
+        Box::pin(async move { Ok(state) })
+    }
+
+    fn save<'a>(&'a self, thread: &'a str, state: Value) -> BoxFuture<'a, ModuleResult<()>> {
+        self.0.lock().expect("run states lock").insert(thread.to_owned(), state);
+        Box::pin(async { Ok(()) })
     }
 }
 

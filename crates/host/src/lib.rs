@@ -26,6 +26,7 @@ mod error;
 pub mod history;
 pub mod lock;
 pub mod recording;
+pub mod runs;
 pub mod spill;
 pub mod sse;
 
@@ -137,6 +138,11 @@ impl Host {
 
     pub fn plan(&self) -> &MountPlan {
         &self.0.plan
+    }
+
+    /// A thread's run state as its orchestrator last saved it (`runs.save`).
+    pub fn run_state(&self, thread: &str) -> Result<Option<serde_json::Value>, RecordingError> {
+        Ok(runs::load(&self.0.options.store.open()?, thread)?)
     }
 
     /// What the plan parser warned about (unknown keys, legacy fields).
@@ -279,6 +285,7 @@ impl SessionBuilder {
         if let Some(conversation) = &self.conversation {
             conversation.attach(coordinator, &inner.options.store, notices);
         }
+        runs::attach(coordinator, &inner.options.store);
         if let Some(approval) = self.approval {
             coordinator.set_approval_system(approval);
         }

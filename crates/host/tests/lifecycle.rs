@@ -155,3 +155,19 @@ fn a_malformed_plan_is_a_usage_error_with_its_line() {
     assert!(err.is_usage(), "{err}");
     assert!(err.to_string().contains("plan.yaml:"), "names the file and line: {err}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sessions_run_states_are_what_the_host_reads_back() {
+    let fixture = Fixture::new("");
+    let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
+    let hosted = host.session().open().unwrap();
+    let runs = hosted.coordinator().run_states().expect("every hosted session keeps run states");
+    assert_eq!(runs.load("t-1").await.unwrap(), None);
+    runs.save("t-1", serde_json::json!({"status": "running"})).await.unwrap();
+    runs.save("t-1", serde_json::json!({"status": "completed"})).await.unwrap();
+    assert_eq!(runs.load("t-1").await.unwrap(), Some(serde_json::json!({"status": "completed"})));
+    // What `serve` answers: another connection to the same store.
+    assert_eq!(host.run_state("t-1").unwrap(), Some(serde_json::json!({"status": "completed"})));
+    assert_eq!(host.run_state("t-2").unwrap(), None);
+    hosted.finish(true).await;
+}

@@ -26,7 +26,7 @@ use crate::models::{
 };
 use crate::ops::{EphemeralInjection, HookOutcome};
 use crate::plan::MountPlan;
-use crate::services::{ApprovalSystem, ChatHistory, DisplaySystem, ResultSpill, SessionSpawner};
+use crate::services::{ApprovalSystem, ChatHistory, DisplaySystem, ResultSpill, RunStates, SessionSpawner};
 use crate::traits::{BoxFuture, ContextManager, ModuleResult, ModuleSourceResolver, Provider, StreamSink, Tool};
 
 /// Default provider priority; lower is preferred (upstream's convention).
@@ -79,6 +79,7 @@ pub struct Coordinator {
     display: RwLock<Option<Arc<dyn DisplaySystem>>>,
     spill: RwLock<Option<Arc<dyn ResultSpill>>>,
     history: RwLock<Option<Arc<dyn ChatHistory>>>,
+    run_states: RwLock<Option<Arc<dyn RunStates>>>,
     steering: Mutex<std::collections::VecDeque<String>>,
     turn_injection_tokens: AtomicU64,
 }
@@ -126,6 +127,7 @@ impl Coordinator {
             display: RwLock::default(),
             spill: RwLock::default(),
             history: RwLock::default(),
+            run_states: RwLock::default(),
             steering: Mutex::default(),
             turn_injection_tokens: AtomicU64::new(0),
         }
@@ -321,6 +323,19 @@ impl Coordinator {
         self.history.read().expect("service lock").clone().ok_or_else(|| {
             ModuleError::unsupported("this front end keeps no per-agent chat history (run it with `amplifier run`)")
         })
+    }
+
+    pub fn set_run_states(&self, run_states: Arc<dyn RunStates>) {
+        *self.run_states.write().expect("service lock") = Some(run_states);
+    }
+
+    /// Where the front end keeps orchestrators' run states, or why nowhere.
+    pub fn run_states(&self) -> ModuleResult<Arc<dyn RunStates>> {
+        self.run_states
+            .read()
+            .expect("service lock")
+            .clone()
+            .ok_or_else(|| ModuleError::unsupported("this front end keeps no run states"))
     }
 
     // -- capabilities and contribution channels ----------------------------------

@@ -1,8 +1,11 @@
 //! The services a front end gives the kernel, and the kernel gives its
-//! modules: approvals, per-agent histories, the display and child sessions.
+//! modules: approvals, per-agent histories, run states, the display and
+//! child sessions.
 //! The coordinator holds one of each (the spawner is the session's own).
 
 use std::time::Duration;
+
+use serde_json::Value;
 
 use crate::models::{ApprovalDefault, Message, MessageLevel, ToolResult};
 use crate::ops::{AgentTurn, AgentTurnResult, SpawnRequest, SpawnResult};
@@ -36,6 +39,16 @@ pub trait ChatHistory: Send + Sync {
         messages: Vec<Message>,
         max_messages: Option<usize>,
     ) -> BoxFuture<'a, ModuleResult<()>>;
+}
+
+/// Orchestrators' run states, one JSON document per thread, kept by the
+/// front end (the session store) so that a run resumes after a crash and
+/// `amplifier serve` can answer `GET /v1/runs/{thread}` without reading a
+/// plugin's files (`runs.*` host operations).
+pub trait RunStates: Send + Sync {
+    fn load<'a>(&'a self, thread: &'a str) -> BoxFuture<'a, ModuleResult<Option<Value>>>;
+    /// Replaces the thread's state whole.
+    fn save<'a>(&'a self, thread: &'a str, state: Value) -> BoxFuture<'a, ModuleResult<()>>;
 }
 
 /// Shows hook messages to the person at the front end.

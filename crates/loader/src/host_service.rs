@@ -19,7 +19,7 @@ use amplifier_kernel::coordinator::Contributor;
 use amplifier_kernel::hooks::HandlerId;
 use amplifier_kernel::models::ToolSpec;
 use amplifier_kernel::ops::host::{
-    capability, cleanup, context, contributions, history, hooks, log, provider, session, tool, tools,
+    capability, cleanup, context, contributions, history, hooks, log, provider, runs, session, tool, tools,
 };
 use amplifier_kernel::ops::plugin::callback;
 use amplifier_kernel::ops::{
@@ -340,6 +340,18 @@ fn handlers() -> &'static Handlers {
                     call.coordinator.chat_history()?.save(&p.agent, p.messages, p.max_messages).await.map(|()| Done)
                 })
             })
+            .on::<runs::Load>(|call, p| {
+                Box::pin(async move {
+                    valid_thread(&p.thread)?;
+                    call.coordinator.run_states()?.load(&p.thread).await
+                })
+            })
+            .on::<runs::Save>(|call, p| {
+                Box::pin(async move {
+                    valid_thread(&p.thread)?;
+                    call.coordinator.run_states()?.save(&p.thread, p.state).await.map(|()| Done)
+                })
+            })
             .on::<log::Level>(|_, NoParams| {
                 let level = match LevelFilter::current() {
                     LevelFilter::OFF | LevelFilter::ERROR => "error",
@@ -366,6 +378,15 @@ struct RawProviderComplete {
 
 /// Mounts tools whose calls come back to the calling instance, which must
 /// be a tool module: no other kind answers `execute` for a tool.
+/// A thread id a store may key on ([`amplifier_protocol::runs::valid_id`]).
+fn valid_thread(thread: &str) -> ModuleResult<()> {
+    if amplifier_protocol::runs::valid_id(thread) {
+        Ok(())
+    } else {
+        Err(ModuleError::new(ErrorKind::InvalidRequest, format!("`{thread}` is not a valid thread id")))
+    }
+}
+
 fn mount_tools(call: &Call, tools: Vec<ToolSpec>) -> ModuleResult<()> {
     let kind = call.caller.kind;
     if kind != ModuleKind::Tool {

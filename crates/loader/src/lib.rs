@@ -4,10 +4,11 @@
 //! dynamic libraries and cargo. It implements the kernel's `ModuleLoader`:
 //! resolve the module's source (see [`resolver`] and [`git`]), build a crate
 //! into the cache (see [`builder`]), record what it resolved to for
-//! `amplifier.lock` (see [`lockfile`]), check `amplifier.toml` and the config schema
-//! before running any of the module's code, open the library with the
-//! version handshake (see [`library`]), instantiate the module with a
-//! `HostApi` of its own, and wrap it in the kernel's traits (see [`adapters`]).
+//! `amplifier.lock` (see [`lockfile`]), check `amplifier.toml`, fill in its
+//! config defaults and check the config schema before running any of the
+//! module's code, open the library with the version handshake (see
+//! [`library`]), instantiate the module with a `HostApi` of its own, and wrap
+//! it in the kernel's traits (see [`adapters`]).
 
 pub mod adapters;
 pub mod builder;
@@ -270,8 +271,13 @@ fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<Path
     Ok(Some(artifact))
 }
 
-/// Checks `config` against the manifest's schema before the module runs.
-fn validate_config(spec: &ModuleSpec, manifest: &Manifest) -> Result<(), LoadError> {
+/// Checks `config` (the plan's, with the manifest's defaults filled in)
+/// against the manifest's schema before the module runs.
+fn validate_config(
+    spec: &ModuleSpec,
+    config: &serde_json::Map<String, serde_json::Value>,
+    manifest: &Manifest,
+) -> Result<(), LoadError> {
     let Some(schema) = manifest.config_schema_json() else { return Ok(()) };
     let validator = jsonschema::validator_for(&schema).map_err(|err| {
         LoadError::new(
@@ -279,7 +285,7 @@ fn validate_config(spec: &ModuleSpec, manifest: &Manifest) -> Result<(), LoadErr
             format!("{}: config_schema is not a valid JSON Schema: {err}", manifest.path.display()),
         )
     })?;
-    let config = serde_json::Value::Object(spec.config.clone());
+    let config = serde_json::Value::Object(config.clone());
     // The value itself is never shown: config holds API keys, and a huge
     // value would bury the message (the path says which value it is).
     let problems: Vec<String> = validator
@@ -336,6 +342,9 @@ impl ModuleLoader for DylibLoader {
                     return Err(LoadError::new(LoadReason::ValidationFailed, format!("{difference} (--locked)")));
                 }
             }
+            // What the module receives: the plan's config and, for each key
+            // it leaves out, the manifest's default (built-in or library alike).
+            let mut config = spec.config.clone();
             if let Some(manifest) = &manifest {
                 if !manifest.module.kinds.iter().any(|k| k == kind.as_str()) {
                     return Err(LoadError::new(
@@ -348,7 +357,8 @@ impl ModuleLoader for DylibLoader {
                         ),
                     ));
                 }
-                validate_config(spec, manifest)?;
+                manifest.apply_defaults(&mut config);
+                validate_config(spec, &config, manifest)?;
             }
             let (root, exported, location) = match &code {
                 ModuleCode::Library { library: path, .. } => {
@@ -391,7 +401,7 @@ impl ModuleLoader for DylibLoader {
                 kind,
                 tokio::runtime::Handle::current(),
             );
-            let config = serde_json::to_string(&spec.config).unwrap_or_else(|_| "{}".to_owned());
+            let config = serde_json::to_string(&config).unwrap_or_else(|_| "{}".to_owned());
             let instance = (root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
                 .into_result()
                 .map_err(|err| {

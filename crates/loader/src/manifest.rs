@@ -16,11 +16,13 @@
 //!
 //! The loader reads it before opening the library, so a module mounted as the
 //! wrong kind or given an invalid config is refused without running its code.
+//! A property's `default` is the one place a literal default is written: the
+//! loader fills it in for a key the plan leaves out ([`Manifest::apply_defaults`]).
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 pub const MANIFEST_FILE: &str = "amplifier.toml";
 
@@ -111,6 +113,14 @@ impl Manifest {
     pub fn config_schema_json(&self) -> Option<Value> {
         self.config_schema.as_ref().and_then(|schema| serde_json::to_value(schema).ok())
     }
+
+    /// Fills in `config` as the module receives it
+    /// ([`amplifier_protocol::config::apply_defaults`]).
+    pub fn apply_defaults(&self, config: &mut Map<String, Value>) {
+        if let Some(schema) = self.config_schema_json() {
+            amplifier_protocol::config::apply_defaults(&schema, config);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -154,6 +164,54 @@ mod tests {
         std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}artifact = \"libx.so\"\n")).unwrap();
         let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
         assert!(err.contains("module.artifact and module.sha256 go together"), "{err}");
+    }
+
+    fn with_schema(schema: &str) -> Manifest {
+        let head = "[module]\nname = \"x\"\nkinds = [\"tool\"]\nversion = \"1.0.0\"\nabi = 1\n";
+        Manifest::parse(&format!("{head}\n{schema}"), "amplifier.toml".into()).unwrap()
+    }
+
+    #[test]
+    fn defaults_fill_the_keys_a_config_leaves_out() {
+        let manifest = with_schema(
+            "[config_schema]\ntype = \"object\"\n\
+             [config_schema.properties.timeout]\ntype = \"number\"\ndefault = 30\n\
+             [config_schema.properties.ratio]\ntype = \"number\"\ndefault = 0.5\n\
+             [config_schema.properties.name]\ntype = \"string\"\ndefault = \"strict\"\n\
+             [config_schema.properties.on]\ntype = \"boolean\"\ndefault = true\n\
+             [config_schema.properties.tags]\ntype = \"array\"\ndefault = [\"a\", \"b\"]\n\
+             [config_schema.properties.headers]\ntype = \"object\"\ndefault = {}\n\
+             [config_schema.properties.path]\ntype = \"string\"\n\
+             [config_schema.properties.nested]\ntype = \"object\"\n\
+             properties = { inner = { type = \"integer\", default = 3 } }\n",
+        );
+        let mut config = Map::new();
+        manifest.apply_defaults(&mut config);
+        assert_eq!(
+            Value::Object(config),
+            serde_json::json!({"timeout": 30, "ratio": 0.5, "name": "strict", "on": true, "tags": ["a", "b"], "headers": {}}),
+            "a key without a default and a nested default are left out"
+        );
+    }
+
+    #[test]
+    fn defaults_leave_the_keys_a_config_gives_even_null() {
+        let manifest = with_schema(
+            "[config_schema]\ntype = \"object\"\n\
+             [config_schema.properties.max_messages]\ntype = [\"integer\", \"null\"]\ndefault = 100\n\
+             [config_schema.properties.timeout]\ntype = \"number\"\ndefault = 30\n",
+        );
+        let mut config = serde_json::json!({"max_messages": null, "timeout": 5, "other": 1});
+        manifest.apply_defaults(config.as_object_mut().unwrap());
+        assert_eq!(config, serde_json::json!({"max_messages": null, "timeout": 5, "other": 1}));
+    }
+
+    #[test]
+    fn defaults_need_a_schema_with_properties() {
+        let mut config = Map::new();
+        with_schema("").apply_defaults(&mut config);
+        with_schema("[config_schema]\ntype = \"object\"\n").apply_defaults(&mut config);
+        assert!(config.is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! parameter shapes.
 
 pub mod capabilities;
+pub mod config;
 pub mod errors;
 pub mod events;
 pub mod models;

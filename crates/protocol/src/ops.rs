@@ -305,6 +305,19 @@ pub mod host {
         }
     }
 
+    pub mod runs {
+        use serde_json::Value;
+
+        use crate::ops::{Done, RunLoad, RunSave};
+
+        operations! {
+            /// A thread's stored run state (`null`: none yet).
+            Load = "runs.load": RunLoad => Option<Value>;
+            /// Replaces a thread's run state whole.
+            Save = "runs.save": RunSave => Done;
+        }
+    }
+
     pub mod log {
         use crate::ops::NoParams;
 
@@ -519,6 +532,19 @@ pub struct AgentTurnResult {
     /// What the turn added to the child's context: the user message, tool
     /// calls with their results, the final answer.
     pub messages: Vec<Message>,
+}
+
+/// `runs.load`: a thread id ([`crate::runs::valid_id`]).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RunLoad {
+    pub thread: String,
+}
+
+/// `runs.save`: the thread's whole state.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RunSave {
+    pub thread: String,
+    pub state: Value,
 }
 
 /// `history.fetch`: `max_messages` `None` returns everything.

@@ -1,6 +1,7 @@
 //! Served runs (seed 002's run requests): the ids a client may choose.
-//! `amplifier serve` checks them at the door and orchestrator-plan again
-//! before it names a directory after one, so both use this one rule.
+//! `amplifier serve` checks them at the door, orchestrator-plan before it
+//! starts a run and the host before it stores a run state, all by this one
+//! rule.
 
 /// A thread or user id: letters, digits, `-`, `_` and `.`, not starting
 /// with `.`, at most 128 characters (so it is always a safe file name).

@@ -276,6 +276,18 @@ impl Host {
         self.call::<host::history::Save>(&params).await.map(drop)
     }
 
+    /// A thread's stored run state (`None`: nothing stored yet).
+    pub async fn load_run_state(&self, thread: &str) -> Result<Option<Value>, ModuleError> {
+        self.call::<host::runs::Load>(&ops::RunLoad { thread: thread.to_owned() }).await
+    }
+
+    /// Replaces a thread's stored run state; the host keeps it (in the
+    /// session store), so a run resumes after a crash and `amplifier serve`
+    /// answers `GET /v1/runs/{thread}` from it.
+    pub async fn save_run_state(&self, thread: &str, state: Value) -> Result<(), ModuleError> {
+        self.call::<host::runs::Save>(&ops::RunSave { thread: thread.to_owned(), state }).await.map(drop)
+    }
+
     /// The agents the plan offers for child sessions.
     pub async fn agents(&self) -> Result<Vec<ops::AgentSummary>, ModuleError> {
         self.call::<host::session::Agents>(&NoParams).await

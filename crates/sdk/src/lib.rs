@@ -35,6 +35,8 @@ mod logging;
 mod module;
 pub mod provider_events;
 mod runtime;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod tool_name;
 
 use std::future::Future;

@@ -25,6 +25,7 @@ mod agents;
 mod export;
 mod lock;
 mod repair;
+mod runs;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -45,7 +46,8 @@ pub const DB_FILE: &str = "sessions.db";
 /// 2 added `agent_messages` (the router's per-agent histories); the schema's
 /// statements are idempotent, so running them again is the migration.
 /// 3 added `sessions.agent` (sub-agent sessions), added to older tables.
-pub const SCHEMA_VERSION: i64 = 3;
+/// 4 added `run_states` (orchestrator-plan's threads, once files of its own).
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS sessions (
@@ -97,6 +99,11 @@ CREATE TABLE IF NOT EXISTS agent_messages (
     body            TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS agent_messages_by_scope ON agent_messages (user_id, conversation_id, agent_id, seq);
+CREATE TABLE IF NOT EXISTS run_states (
+    thread_id  TEXT PRIMARY KEY,
+    state      TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
 "#;
 
 #[derive(Debug, thiserror::Error)]

@@ -6,9 +6,12 @@
 //!     module: context-persistent
 //!     config:
 //!       memory_files: [AGENTS.md, ~/.amplifier/AGENTS.md]
-//!       max_memory_chars: 50000     # per file; longer files are cut, saying so
-//!       max_tokens: 200000          # and every other context-simple key
+//!       max_memory_chars: 20000     # per file; longer files are cut, saying so
+//!       max_tokens: 100000          # and every other context-simple key
 //! ```
+//!
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/context-persistent.md`.
 //!
 //! At mount, each memory file that exists (relative paths resolve against
 //! the current directory, `~/` against `$HOME`) becomes a labelled system
@@ -30,12 +33,13 @@ use serde::Deserialize;
 /// `metadata.source` of a memory message.
 const MEMORY_SOURCE: &str = "memory_file";
 
+/// This module's own keys; the loader has filled in `amplifier.toml`'s
+/// defaults. The compaction keys are `amplifier-context-core`'s, defaults
+/// included (shared with context-simple).
 struct MemoryConfig {
     memory_files: Vec<String>,
-    max_memory_chars: Option<usize>,
+    max_memory_chars: usize,
 }
-
-const DEFAULT_MAX_MEMORY_CHARS: usize = 50_000;
 
 struct PersistentContext {
     inner: InMemoryContext,
@@ -113,27 +117,23 @@ fn load_memory(files: &[String], max_chars: usize) -> Result<Vec<Message>, Strin
 fn mount(ctx: MountContext) -> ModuleResult<PersistentContext> {
     let mut compaction = ctx.config.clone();
     let memory_config = MemoryConfig {
-        memory_files: take(&mut compaction, "memory_files", ctx.module)?.unwrap_or_default(),
+        memory_files: take(&mut compaction, "memory_files", ctx.module)?,
         max_memory_chars: take(&mut compaction, "max_memory_chars", ctx.module)?,
     };
     let config = Config::deserialize(Value::Object(compaction)).map_err(|err| {
         ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {}: {err}", ctx.module))
     })?;
-    let memory =
-        load_memory(&memory_config.memory_files, memory_config.max_memory_chars.unwrap_or(DEFAULT_MAX_MEMORY_CHARS))
-            .map_err(|message| ModuleError::new(ErrorKind::InvalidRequest, message))?;
+    let memory = load_memory(&memory_config.memory_files, memory_config.max_memory_chars)
+        .map_err(|message| ModuleError::new(ErrorKind::InvalidRequest, message))?;
     tracing::debug!(files = memory.len(), "memory files loaded");
     Ok(PersistentContext { inner: InMemoryContext::with_messages(&config, ctx.host, memory.clone()), memory })
 }
 
-/// Removes `key` from the config and parses it.
-fn take<T: serde::de::DeserializeOwned>(config: &mut JsonMap, key: &str, module: &str) -> ModuleResult<Option<T>> {
-    match config.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => T::deserialize(value).map(Some).map_err(|err| {
-            ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {module}: {key}: {err}"))
-        }),
-    }
+/// Removes `key` from the config and parses it (absent reads as `null`).
+fn take<T: serde::de::DeserializeOwned>(config: &mut JsonMap, key: &str, module: &str) -> ModuleResult<T> {
+    T::deserialize(config.remove(key).unwrap_or(Value::Null)).map_err(|err| {
+        ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {module}: {key}: {err}"))
+    })
 }
 
 export_module!(context => mount);

@@ -9,11 +9,13 @@
 //!         - {tool: bash, when: {command: "git status*"}, action: auto_approve}
 //!         - {tool: bash, action: ask}
 //!         - {tool: write_file, when: {file_path: "/etc/**"}, action: deny}
-//!       high_risk_tools: [bash, write_file, edit_file]   # no rule matched: high_risk_action
-//!       high_risk_action: deny
-//!       default_action: auto_approve
+//!       high_risk_tools: [bash, write_file, edit_file, web_fetch]   # no rule matched: high_risk_action
+//!       high_risk_action: ask
 //!       audit_log: .amplifier/approvals.jsonl
 //! ```
+//!
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/hooks-approval.md`.
 //!
 //! Runs on `tool:pre` at priority -10, before hooks that rewrite input. An
 //! `ask` is upstream's `ask_user` verdict: the kernel puts the question to
@@ -47,35 +49,17 @@ struct RuleConfig {
     action: Action,
 }
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 struct Config {
-    #[serde(default)]
     rules: Vec<RuleConfig>,
-    #[serde(default = "high_risk_tools")]
     high_risk_tools: Vec<String>,
-    #[serde(default = "deny")]
     high_risk_action: Action,
-    #[serde(default = "auto_approve")]
     default_action: Action,
-    #[serde(default = "five_minutes")]
     timeout: f64,
-    #[serde(default)]
     approval_default: ApprovalDefault,
     #[serde(default)]
     audit_log: Option<PathBuf>,
-}
-
-fn high_risk_tools() -> Vec<String> {
-    ["bash", "write_file", "edit_file"].map(str::to_owned).to_vec()
-}
-fn deny() -> Action {
-    Action::Deny
-}
-fn auto_approve() -> Action {
-    Action::AutoApprove
-}
-fn five_minutes() -> f64 {
-    300.0
 }
 
 struct Rule {

@@ -12,17 +12,12 @@ use std::sync::Mutex;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 struct Config {
     path: PathBuf,
-    #[serde(default = "late")]
     priority: i32,
-    #[serde(default)]
     exclude_events: Vec<String>,
-}
-
-fn late() -> i32 {
-    100
 }
 
 struct EventLog {

@@ -5,14 +5,15 @@
 //! hooks:
 //!   - module: hooks-redaction
 //!     config:
-//!       rules: [secrets, pii-basic]        # default [secrets]
+//!       rules: [secrets, pii-basic]
 //!       allowlist: [data.path]             # dotted paths left verbatim
-//!       skip_events: [tool:pre, tool:post] # the default
-//!       priority: 10                       # the default
 //! ```
 //!
-//! A `modify` hook on every event (`*`) at priority 10, so it runs before
-//! hooks-logging (100) and the CLI's session recorder (later still). Every
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/hooks-redaction.md`.
+//!
+//! A `modify` hook on every event (`*`) at an early priority, so it runs
+//! before hooks-logging and the CLI's session recorder (later still). Every
 //! string in the event's data is scanned; matches become `[REDACTED:SECRET]`
 //! or `[REDACTED:PII]`, and the data gets `redaction: {applied: true, rules,
 //! count}`. String values of credential-named keys (`password`, `api_key`,
@@ -68,24 +69,14 @@ impl RuleSet {
     }
 }
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 struct Config {
     rules: Vec<RuleSet>,
     allowlist: Vec<String>,
     priority: i32,
     skip_events: Vec<String>,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            rules: vec![RuleSet::Secrets],
-            allowlist: Vec::new(),
-            priority: 10,
-            skip_events: vec!["tool:pre".to_owned(), "tool:post".to_owned()],
-        }
-    }
 }
 
 /// (rule set, pattern, replacement); `$1` keeps a captured prefix.
@@ -267,10 +258,14 @@ export_module!(hook => mount);
 
 #[cfg(test)]
 mod tests {
+    use amplifier_sdk::testing::{config_with_defaults, with_defaults};
+
     use super::*;
 
+    const MANIFEST: &str = include_str!("../amplifier.toml");
+
     fn redactor(config: Value) -> Redactor {
-        Redactor::new(Config::deserialize(config).unwrap()).unwrap()
+        Redactor::new(config_with_defaults(MANIFEST, config)).unwrap()
     }
 
     fn redact(r: &Redactor, event: &str, data: Value) -> Option<Value> {
@@ -374,8 +369,9 @@ mod tests {
 
     #[test]
     fn unknown_rules_and_keys_are_refused() {
-        assert!(Config::deserialize(json!({"rules": ["everything"]})).is_err());
-        assert!(Config::deserialize(json!({"rule": ["secrets"]})).is_err());
+        let parse = |config: Value| Config::deserialize(with_defaults(MANIFEST, config));
+        assert!(parse(json!({"rules": ["everything"]})).unwrap_err().to_string().contains("unknown variant"));
+        assert!(parse(json!({"rule": ["secrets"]})).unwrap_err().to_string().contains("unknown field `rule`"));
         assert_eq!(redactor(json!({})).priority, 10);
     }
 }

@@ -28,31 +28,14 @@ const ROUTER_DELTA: &str = "router:delta";
 /// The stream key of relayed text (block indices are small numbers).
 const RELAY: u64 = u64::MAX;
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Config {
-    #[serde(default = "yes")]
     show_thinking: bool,
-    #[serde(default = "five")]
     show_tool_lines: usize,
-    #[serde(default = "yes")]
     markdown: bool,
-    #[serde(default = "late")]
     priority: i32,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn five() -> usize {
-    5
-}
-
-/// After hooks that decide or rewrite (approval, redaction), before the
-/// host's observers.
-fn late() -> i32 {
-    1000
 }
 
 #[derive(Clone, Copy, PartialEq)]

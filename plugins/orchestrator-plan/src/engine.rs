@@ -14,7 +14,7 @@ use amplifier_sdk::prelude::*;
 
 use crate::action::{parse_action, scrub, Action, PlanPatch, StepSpec, SENTINEL_END, SENTINEL_START};
 use crate::quality::{self, artifact_from, content_of, parse_qa};
-use crate::state::{runs_dir, ChatTurn, HistoryEntry, RunState, Step, StepStatus, Store};
+use crate::state::{ChatTurn, HistoryEntry, RunState, Step, StepStatus, Store};
 use crate::{new_thread_id, PlanOrchestrator, RunRequest};
 
 const ORCHESTRATOR: &str = "orchestrator";
@@ -56,8 +56,8 @@ fn resolve_thread(request: &RunRequest) -> ModuleResult<String> {
 
 pub(crate) async fn run_app(orch: &PlanOrchestrator, request: RunRequest) -> ModuleResult<String> {
     let thread = resolve_thread(&request)?;
-    let store = Store::new(&runs_dir(orch.config.runs_dir.as_deref()), &thread);
-    let existing = store.load()?;
+    let store = Store::new(&orch.host, &thread);
+    let existing = store.load().await?;
     let resumed = existing.as_ref().is_some_and(|s| s.bundle.is_some() || !s.plan.steps.is_empty());
     let state = match existing {
         Some(state) => state,
@@ -83,7 +83,7 @@ pub(crate) async fn run_app(orch: &PlanOrchestrator, request: RunRequest) -> Mod
     if resumed {
         orch.emit("plan:message", json!({"message": "Resuming existing thread state", "threadId": thread})).await;
     }
-    run.store.save(&run.state)?;
+    run.store.save(&run.state).await?;
     run.drive().await
 }
 
@@ -109,13 +109,13 @@ impl Run<'_> {
         self.orch.emit("plan:warning", json!({"message": message, "data": data})).await;
     }
 
-    fn save(&self) -> ModuleResult<()> {
-        self.store.save(&self.state)
+    async fn save(&self) -> ModuleResult<()> {
+        self.store.save(&self.state).await
     }
 
     async fn plan_updated(&mut self, patch: Value, note: Option<String>) -> ModuleResult<()> {
         self.state.plan.version += 1;
-        self.save()?;
+        self.save().await?;
         let plan = serde_json::to_value(&self.state.plan).unwrap_or_default();
         self.orch
             .emit(
@@ -129,7 +129,7 @@ impl Run<'_> {
     async fn drive(&mut self) -> ModuleResult<String> {
         loop {
             if self.orch.cancelled().await {
-                self.save()?;
+                self.save().await?;
                 return Err(ModuleError::cancelled());
             }
             let next = self.state.plan.steps.iter().position(Step::is_pending);
@@ -229,7 +229,7 @@ impl Run<'_> {
                         .await;
                         continue;
                     }
-                    self.save()?;
+                    self.save().await?;
                     return Err(err);
                 }
             }
@@ -518,7 +518,7 @@ impl Run<'_> {
                 StepStatus::Failed
             }
         };
-        self.save()?;
+        self.save().await?;
         self.orch
             .emit(
                 "plan:step",
@@ -556,7 +556,7 @@ impl Run<'_> {
                     return Ok(Some(done.response));
                 }
                 Ok(Err(err)) if err.kind == ErrorKind::Cancelled || self.orch.cancelled().await => {
-                    self.save()?;
+                    self.save().await?;
                     return Err(err);
                 }
                 Ok(Err(err)) => err.message,
@@ -670,7 +670,7 @@ impl Run<'_> {
         }
         self.state.bundle = Some(bundle.clone());
         self.state.status = "completed".into();
-        self.save()?;
+        self.save().await?;
         self.orch.emit("plan:complete", json!({"threadId": self.state.thread_id, "bundle": bundle})).await;
         Ok(bundle.to_string())
     }
@@ -693,8 +693,8 @@ pub(crate) async fn run_chat(orch: &PlanOrchestrator, request: RunRequest) -> Mo
     if message.trim().is_empty() {
         return Err(ModuleError::new(ErrorKind::InvalidRequest, "the chat request has no `message` (or `objective`)"));
     }
-    let store = Store::new(&runs_dir(orch.config.runs_dir.as_deref()), &thread);
-    let mut state = match store.load()? {
+    let store = Store::new(&orch.host, &thread);
+    let mut state = match store.load().await? {
         Some(state) => state,
         None => {
             let mut state = RunState::new(&thread, "", Value::Null, request.constraints(&orch.config));
@@ -747,7 +747,7 @@ pub(crate) async fn run_chat(orch: &PlanOrchestrator, request: RunRequest) -> Mo
     };
     state.chat.push(ChatTurn { role: "user".into(), content: message, agent: request.agent.clone() });
     state.chat.push(ChatTurn { role: "assistant".into(), content: answer.clone(), agent: request.agent.clone() });
-    store.save(&state)?;
+    store.save(&state).await?;
     orch.emit("plan:message", json!({"message": answer})).await;
     tracing::debug!(duration_ms = started.elapsed().as_millis() as u64, "chat turn done");
     Ok(json!({"message": answer}).to_string())

@@ -30,46 +30,40 @@ mod quality;
 mod specialist;
 mod state;
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 use crate::state::Constraints;
 
 pub(crate) const NAME: &str = "orchestrator-plan";
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s
+/// defaults. Those left here are computed (`runsDir`, `provider`) or nested
+/// (`roles`: a plan may give some of its keys).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct Config {
-    #[serde(default = "default_threshold")]
     quality_threshold: f64,
     /// Generation → QA cycles at most, the first draft included.
-    #[serde(default = "default_depth")]
     execution_depth: u32,
-    #[serde(default)]
     acceptance_criteria: Vec<String>,
     /// Planner calls plus handoffs per run.
-    #[serde(default = "default_max_turns")]
     max_turns: u32,
-    /// Where run states live; default `$AMPLIFIER_HOME/runs`.
+    /// Once the directory of the run states; they are the host's now
+    /// (`runs.save`), so a plan that still sets it is warned, not refused.
     #[serde(default)]
-    runs_dir: Option<PathBuf>,
+    runs_dir: Option<String>,
     /// The planner's provider (mount name); default the preferred one.
     #[serde(default)]
     provider: Option<String>,
     #[serde(default)]
     roles: Roles,
     /// Phase (`analysis`, `generation`, `qa`) of other capability ids.
-    #[serde(default)]
     phases: BTreeMap<String, String>,
-    #[serde(default = "default_step_timeout")]
     step_timeout_secs: u64,
-    #[serde(default = "default_retries")]
     step_retries: u32,
     /// Model requests per specialist turn (specialist mode).
-    #[serde(default = "default_specialist_iterations")]
     specialist_max_iterations: u32,
     /// Appended to the planner's system prompt.
     #[serde(default)]
@@ -98,24 +92,6 @@ impl Default for Roles {
     }
 }
 
-fn default_threshold() -> f64 {
-    0.8
-}
-fn default_depth() -> u32 {
-    2
-}
-fn default_max_turns() -> u32 {
-    20
-}
-fn default_step_timeout() -> u64 {
-    300
-}
-fn default_retries() -> u32 {
-    1
-}
-fn default_specialist_iterations() -> u32 {
-    10
-}
 fn default_strategy() -> String {
     "plan.strategy".into()
 }
@@ -250,6 +226,12 @@ impl Orchestrator for PlanOrchestrator {
 
 fn mount(ctx: MountContext) -> ModuleResult<PlanOrchestrator> {
     let config: Config = ctx.config()?;
+    if let Some(dir) = &config.runs_dir {
+        tracing::warn!(
+            "{NAME}: `runsDir: {dir}` is ignored: run states are kept in amplifier's session store \
+             (`GET /v1/runs/{{thread}}` on `amplifier serve` returns one)"
+        );
+    }
     Ok(PlanOrchestrator { host: ctx.host, config, children: tokio::sync::Mutex::default() })
 }
 
@@ -260,7 +242,10 @@ mod tests {
     use super::*;
 
     fn config() -> Config {
-        serde_json::from_value(json!({"qualityThreshold": 0.7, "acceptanceCriteria": ["a"]})).unwrap()
+        amplifier_sdk::testing::config_with_defaults(
+            include_str!("../amplifier.toml"),
+            json!({"qualityThreshold": 0.7, "acceptanceCriteria": ["a"]}),
+        )
     }
 
     #[test]

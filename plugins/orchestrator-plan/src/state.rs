@@ -1,14 +1,11 @@
 //! The run state persisted per thread id: plan, history, artifacts, bundle.
 //!
-//! `<runs_dir>/<thread-id>/state.json`, rewritten atomically (a temporary
-//! file in the same directory, flushed to disk, then renamed over the old
-//! one) after every step, so a run killed at any moment leaves the state of
-//! its last finished step.
+//! The host keeps it (`runs.save` / `runs.load`: a row of the session
+//! store), replaced whole after every step, so a run killed at any moment
+//! leaves the state of its last finished step, and `amplifier serve`
+//! answers `GET /v1/runs/{thread}` with it.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
-use amplifier_sdk::{ErrorKind, ModuleError, ModuleResult, Value};
+use amplifier_sdk::{ErrorKind, Host, ModuleError, ModuleResult, Value};
 use serde::{Deserialize, Serialize};
 
 pub const STATE_VERSION: u32 = 1;
@@ -165,44 +162,31 @@ impl RunState {
     }
 }
 
-/// Where runs are stored: the configured directory, else `$AMPLIFIER_HOME/runs`
-/// (`~/.amplifier/runs`).
-pub fn runs_dir(configured: Option<&Path>) -> PathBuf {
-    if let Some(dir) = configured {
-        return dir.to_path_buf();
-    }
-    amplifier_models::amplifier_home().join("runs")
-}
-
+/// One thread's state, kept by the host.
 pub struct Store {
-    dir: PathBuf,
+    host: Host,
+    thread: String,
 }
 
 impl Store {
-    pub fn new(runs_dir: &Path, thread_id: &str) -> Self {
-        Store { dir: runs_dir.join(thread_id) }
+    pub fn new(host: &Host, thread: &str) -> Self {
+        Store { host: host.clone(), thread: thread.to_owned() }
     }
 
-    pub fn path(&self) -> PathBuf {
-        self.dir.join("state.json")
-    }
-
-    pub fn load(&self) -> ModuleResult<Option<RunState>> {
-        let path = self.path();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(err) => return Err(ModuleError::internal(format!("cannot read {}: {err}", path.display()))),
-        };
-        let state: RunState = serde_json::from_str(&text).map_err(|err| {
-            ModuleError::new(ErrorKind::InvalidRequest, format!("{} is not a run state: {err}", path.display()))
+    pub async fn load(&self) -> ModuleResult<Option<RunState>> {
+        let Some(value) = self.host.load_run_state(&self.thread).await? else { return Ok(None) };
+        let thread = &self.thread;
+        let state: RunState = serde_json::from_value(value).map_err(|err| {
+            ModuleError::new(
+                ErrorKind::InvalidRequest,
+                format!("the stored state of thread {thread} is not a run state: {err}"),
+            )
         })?;
         if state.version != STATE_VERSION {
             return Err(ModuleError::new(
                 ErrorKind::InvalidRequest,
                 format!(
-                    "{}: run state version {} is not supported (expected {STATE_VERSION})",
-                    path.display(),
+                    "thread {thread}: run state version {} is not supported (expected {STATE_VERSION})",
                     state.version
                 ),
             ));
@@ -210,18 +194,9 @@ impl Store {
         Ok(Some(state))
     }
 
-    /// Writes the state atomically: temporary file, fsync, rename.
-    pub fn save(&self, state: &RunState) -> ModuleResult<()> {
-        let fail = |what: &str, err: std::io::Error| {
-            ModuleError::internal(format!("cannot {what} {}: {err}", self.dir.display()))
-        };
-        std::fs::create_dir_all(&self.dir).map_err(|err| fail("create", err))?;
-        let json = serde_json::to_vec_pretty(state).map_err(|err| ModuleError::internal(err.to_string()))?;
-        let temp = self.dir.join(format!(".state.json.{}.tmp", std::process::id()));
-        let mut file = std::fs::File::create(&temp).map_err(|err| fail("write in", err))?;
-        file.write_all(&json).and_then(|_| file.sync_all()).map_err(|err| fail("write in", err))?;
-        drop(file);
-        std::fs::rename(&temp, self.path()).map_err(|err| fail("replace the state in", err))
+    pub async fn save(&self, state: &RunState) -> ModuleResult<()> {
+        let value = serde_json::to_value(state).map_err(|err| ModuleError::internal(err.to_string()))?;
+        self.host.save_run_state(&self.thread, value).await
     }
 }
 
@@ -234,17 +209,11 @@ mod tests {
     }
 
     #[test]
-    fn saves_atomically_and_loads_back() {
-        let dir = std::env::temp_dir().join(format!("orchestrator-plan-state-{}", std::process::id()));
-        let store = Store::new(&dir, "t1");
-        assert_eq!(store.load().unwrap(), None);
+    fn a_state_round_trips_through_the_json_the_host_keeps() {
         let mut state = RunState::new("t1", "do it", Value::Null, constraints());
-        store.save(&state).unwrap();
         state.turns = 3;
-        store.save(&state).unwrap();
-        assert_eq!(store.load().unwrap(), Some(state));
-        let leftovers: Vec<_> = std::fs::read_dir(dir.join("t1")).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(leftovers, [std::ffi::OsString::from("state.json")]);
-        std::fs::remove_dir_all(dir).unwrap();
+        let kept = serde_json::to_value(&state).unwrap();
+        assert_eq!(kept["version"], STATE_VERSION);
+        assert_eq!(serde_json::from_value::<RunState>(kept).unwrap(), state);
     }
 }

@@ -35,18 +35,16 @@ pub(crate) const NAME: &str = "orchestrator-router";
 /// (for front ends: the REPL's `/agents`).
 pub(crate) const CAPABILITY: &str = "router.agents";
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Config {
-    /// Messages per agent history; `null` keeps everything.
-    #[serde(default = "default_max_messages")]
+    /// Messages per agent history; `null` keeps everything (the loader
+    /// leaves a `null` the plan gives, and fills the default in only for an
+    /// absent key).
     max_messages: Option<usize>,
     #[serde(default)]
     classifier: Option<ClassifierConfig>,
-}
-
-fn default_max_messages() -> Option<usize> {
-    Some(100)
 }
 
 /// One of the plan's agents, as the router sees it.
@@ -146,11 +144,13 @@ mod tests {
 
     #[test]
     fn max_messages_defaults_to_100_and_null_keeps_everything() {
-        let config: Config = serde_json::from_value(json!({})).unwrap();
+        use amplifier_sdk::testing::{config_with_defaults, with_defaults};
+        const MANIFEST: &str = include_str!("../amplifier.toml");
+        let config: Config = config_with_defaults(MANIFEST, json!({}));
         assert_eq!(config.max_messages, Some(100));
-        let config: Config = serde_json::from_value(json!({"max_messages": null})).unwrap();
+        let config: Config = config_with_defaults(MANIFEST, json!({"max_messages": null}));
         assert_eq!(config.max_messages, None);
-        assert!(serde_json::from_value::<Config>(json!({"max_message": 3})).is_err());
+        assert!(serde_json::from_value::<Config>(with_defaults(MANIFEST, json!({"max_message": 3}))).is_err());
     }
 
     #[test]

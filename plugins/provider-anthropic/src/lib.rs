@@ -6,11 +6,13 @@
 //!     source: ../plugins/provider-anthropic
 //!     config:
 //!       api_key: ${ANTHROPIC_API_KEY}      # default: $ANTHROPIC_API_KEY
-//!       default_model: claude-sonnet-4-5
 //!       extended_thinking: true
 //! ```
 //!
-//! Streams over SSE (`use_streaming`, default on); system messages go to the
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/provider-anthropic.md`.
+//!
+//! Streams over SSE (`use_streaming`); system messages go to the
 //! top-level `system`; signed thinking blocks are kept and replayed exactly
 //! on later turns; usage counts cache reads and writes. Retries, error
 //! kinds, `llm:*` events and pricing are shared with provider-openai
@@ -38,10 +40,13 @@ const PROVIDER: &str = "anthropic";
 const KEY_ENV: &str = "ANTHROPIC_API_KEY";
 const BASE_URL_ENV: &str = "ANTHROPIC_BASE_URL";
 const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
-const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 const DEFAULT_MAX_RETRIES: usize = 5;
 const API_VERSION: &str = "2023-06-01";
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s
+/// defaults. Those left here are computed (`base_url`, `api_key`: the
+/// environment) or shared (`priority`: the host's; the retry keys:
+/// `amplifier-provider-http`'s).
 #[derive(Debug, Deserialize)]
 struct Config {
     /// Read by the host to order providers.
@@ -53,48 +58,20 @@ struct Config {
     #[serde(default)]
     api_key: Option<String>,
     /// Extra headers on every request (e.g. `anthropic-beta`).
-    #[serde(default)]
     headers: BTreeMap<String, String>,
-    #[serde(default = "default_model")]
     default_model: String,
-    #[serde(default = "default_max_tokens")]
     max_tokens: u64,
     #[serde(default)]
     temperature: Option<f64>,
-    #[serde(default)]
     extended_thinking: bool,
-    #[serde(default = "default_thinking_budget")]
     thinking_budget_tokens: u64,
     /// Seconds to wait for the next byte (connection, headers, each piece of the body).
-    #[serde(default = "default_timeout")]
     timeout: f64,
-    #[serde(default = "yes")]
     use_streaming: bool,
     #[serde(flatten)]
     retry: RetryConfig<DEFAULT_MAX_RETRIES>,
-    #[serde(default = "ten")]
     overloaded_delay_multiplier: f64,
-    #[serde(default)]
     pricing: PriceTable,
-}
-
-fn default_model() -> String {
-    DEFAULT_MODEL.to_owned()
-}
-fn default_max_tokens() -> u64 {
-    8192
-}
-fn default_thinking_budget() -> u64 {
-    4096
-}
-fn default_timeout() -> f64 {
-    300.0
-}
-fn ten() -> f64 {
-    10.0
-}
-fn yes() -> bool {
-    true
 }
 
 struct AnthropicProvider {
@@ -124,7 +101,7 @@ impl Provider for AnthropicProvider {
     }
 
     async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
-        let idle = seconds(Some(self.config.timeout), 300.0);
+        let idle = seconds(None, self.config.timeout);
         Ok(wire::models(&self.api.get_json("v1/models?limit=1000", idle, &self.retry, &self.host).await?))
     }
 
@@ -138,7 +115,7 @@ impl Provider for AnthropicProvider {
         };
         let streaming = self.config.use_streaming || stream.is_enabled();
         let body = wire::request_body(&request, &defaults, streaming);
-        let model = body["model"].as_str().unwrap_or(DEFAULT_MODEL).to_owned();
+        let model = body["model"].as_str().unwrap_or(&self.config.default_model).to_owned();
         let details = json!({
             "message_count": request.messages.len(),
             "tool_count": request.tools.as_ref().map_or(0, Vec::len),
@@ -176,7 +153,7 @@ fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
     let mut extra = config.headers.clone();
     extra.entry("anthropic-version".to_owned()).or_insert_with(|| API_VERSION.to_owned());
     let headers = header_map(ctx.module, &extra, key.as_ref().map(|key| ("x-api-key", key.clone())))?;
-    let timeout = seconds(Some(config.timeout), 300.0);
+    let timeout = seconds(None, config.timeout);
     let client = http_client(concat!("amplifier-provider-anthropic/", env!("CARGO_PKG_VERSION")), timeout)?;
     let retry = config.retry.policy(config.overloaded_delay_multiplier);
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-anthropic mounted");

@@ -7,8 +7,11 @@
 //!     config:
 //!       model: qwen2.5-coder-0.5b   # a known model (`amplifier model list`) or a .gguf path
 //!       n_threads: 2                # default: every core
-//!       max_tokens: 512
+//!       max_tokens: 1024
 //! ```
+//!
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/provider-local.md`.
 //!
 //! The model is loaded once per process and shared by every session that
 //! mounts it. Text streams as it is decoded (`content_block:delta`, and
@@ -35,31 +38,24 @@ use crate::engine::{Engine, Failure, Generation};
 
 const PROVIDER: &str = "local";
 
-/// Unknown keys are refused by the host against `amplifier.toml`'s schema.
+/// Unknown keys are refused by the host against `amplifier.toml`'s schema,
+/// which holds the literal defaults (the loader fills them in). Those left
+/// here are computed: `model` is `amplifier_models::DEFAULT_MODEL`, which
+/// the CLI also reads (to fetch a plan's models), `n_threads` every core.
 #[derive(Debug, Deserialize)]
 struct Config {
     #[serde(default = "default_model")]
     model: String,
     #[serde(default)]
     n_threads: Option<u32>,
-    #[serde(default = "default_n_ctx")]
     n_ctx: u32,
-    #[serde(default = "default_max_tokens")]
     max_tokens: u32,
-    #[serde(default)]
     temperature: f32,
-    #[serde(default)]
     seed: u32,
 }
 
 fn default_model() -> String {
     DEFAULT_MODEL.to_owned()
-}
-fn default_n_ctx() -> u32 {
-    4096
-}
-fn default_max_tokens() -> u32 {
-    512
 }
 
 struct LocalProvider {

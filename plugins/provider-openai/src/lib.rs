@@ -12,9 +12,12 @@
 //!       max_tokens: 1024
 //! ```
 //!
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/provider-openai.md`.
+//!
 //! Upstream's provider-openai speaks the Responses API; this one speaks Chat
 //! Completions, which local servers implement. Completions stream over SSE
-//! (`use_streaming`, default on): deltas become `content_block:delta` events
+//! (`use_streaming`): deltas become `content_block:delta` events
 //! and, when the caller streams, `StreamDelta`s. Retries, error kinds,
 //! `llm:*` events and pricing are shared with provider-anthropic
 //! (`amplifier-provider-http`).
@@ -40,9 +43,12 @@ const PROVIDER: &str = "openai";
 const KEY_ENV: &str = "OPENAI_API_KEY";
 const BASE_URL_ENV: &str = "OPENAI_BASE_URL";
 const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
-const DEFAULT_MODEL: &str = "gpt-4o-mini";
 const DEFAULT_MAX_RETRIES: usize = 3;
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s
+/// defaults. Those left here are computed (`base_url`, `api_key`: the
+/// environment; `temperature`, `max_tokens`: the server's) or shared
+/// (`priority`: the host's; the retry keys: `amplifier-provider-http`'s).
 #[derive(Debug, Deserialize)]
 struct Config {
     /// Read by the host to order providers.
@@ -55,39 +61,20 @@ struct Config {
     api_key: Option<String>,
     /// `Authorization` (sent as `Bearer <key>`) or another header that
     /// carries the bare key (Azure: `api-key`).
-    #[serde(default = "default_key_header")]
     api_key_header: String,
     /// Extra headers on every request.
-    #[serde(default)]
     headers: BTreeMap<String, String>,
-    #[serde(default = "default_model")]
     default_model: String,
     #[serde(default)]
     temperature: Option<f64>,
     #[serde(default)]
     max_tokens: Option<u64>,
     /// Seconds to wait for the next byte (connection, headers, each piece of the body).
-    #[serde(default = "default_timeout")]
     timeout: f64,
-    #[serde(default = "yes")]
     use_streaming: bool,
     #[serde(flatten)]
     retry: RetryConfig<DEFAULT_MAX_RETRIES>,
-    #[serde(default)]
     pricing: PriceTable,
-}
-
-fn default_key_header() -> String {
-    "Authorization".to_owned()
-}
-fn default_model() -> String {
-    DEFAULT_MODEL.to_owned()
-}
-fn default_timeout() -> f64 {
-    300.0
-}
-fn yes() -> bool {
-    true
 }
 
 struct OpenAiProvider {
@@ -131,7 +118,7 @@ impl Provider for OpenAiProvider {
     }
 
     async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
-        let idle = seconds(Some(self.config.timeout), 300.0);
+        let idle = seconds(None, self.config.timeout);
         Ok(wire::models(&self.api.get_json("models", idle, &self.retry, &self.host).await?))
     }
 
@@ -143,7 +130,7 @@ impl Provider for OpenAiProvider {
         };
         let streaming = self.config.use_streaming || stream.is_enabled();
         let body = wire::request_body(&request, &defaults, streaming);
-        let model = body["model"].as_str().unwrap_or(DEFAULT_MODEL).to_owned();
+        let model = body["model"].as_str().unwrap_or(&self.config.default_model).to_owned();
         let details = json!({
             "message_count": request.messages.len(),
             "tool_count": request.tools.as_ref().map_or(0, Vec::len),
@@ -183,7 +170,7 @@ fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
         (config.api_key_header.as_str(), if bearer { format!("Bearer {key}") } else { key.clone() })
     });
     let headers = header_map(ctx.module, &config.headers, key_header)?;
-    let timeout = seconds(Some(config.timeout), 300.0);
+    let timeout = seconds(None, config.timeout);
     let client = http_client(concat!("amplifier-provider-openai/", env!("CARGO_PKG_VERSION")), timeout)?;
     let retry = config.retry.policy(1.0);
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-openai mounted");

@@ -61,22 +61,17 @@ fn one() -> usize {
     1
 }
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults
+/// (those of a turn's fields, nested in `script`, are here).
 #[derive(Debug, Deserialize)]
 struct Config {
-    #[serde(default)]
     script: Vec<Turn>,
-    #[serde(default)]
     echo_last_user: bool,
-    #[serde(default = "default_chunk")]
     stream_chunk_chars: usize,
     /// Append every request received (messages and tools) as a JSON line here,
     /// so tests can check exactly what a model was shown.
     #[serde(default)]
     requests_log: Option<PathBuf>,
-}
-
-fn default_chunk() -> usize {
-    8
 }
 
 struct ScriptedProvider {

@@ -6,9 +6,9 @@
 //! `bash {command, timeout = 30, run_in_background = false}`
 //!
 //! - **Output**: `{stdout, stderr, exit_code}`. Each stream keeps at most
-//!   `max_output_chars` characters (default 30,000): its first and last
-//!   halves, with the middle replaced by `…[cut 12345 chars]…`. Invalid
-//!   UTF-8 becomes U+FFFD. Stdin is `/dev/null`.
+//!   `max_output_chars` characters: its first and last halves, with the
+//!   middle replaced by `…[cut 12345 chars]…`. Invalid UTF-8 becomes
+//!   U+FFFD. Stdin is `/dev/null`.
 //! - **Exit status**: exit code 0 is a successful result; any other code is
 //!   a failed result (as upstream) that still carries the same
 //!   `{stdout, stderr, exit_code}` output. A shell killed by a signal
@@ -44,15 +44,10 @@
 //!
 //! # Config
 //!
-//! | key | default | meaning |
-//! |---|---|---|
-//! | `working_dir` | the process's current directory | where commands run; must be an existing directory (relative: to the current directory) |
-//! | `timeout` | `30` (or `max_timeout` if smaller) | seconds, for calls that give no `timeout` |
-//! | `max_timeout` | `600` | the largest `timeout` a call may ask for |
-//! | `max_output_chars` | `30000` | characters kept per stream |
-//! | `safety_profile` | `"strict"` | `strict`, `standard` or `permissive` |
-//! | `allowed_commands` | `[]` | if not empty, an allow-list of command patterns |
-//! | `denied_commands` | `[]` | command patterns always refused |
+//! The keys, their defaults and meanings: `amplifier.toml`, rendered as
+//! `docs/reference/modules/tool-bash.md`. The loader fills in the defaults
+//! written there, so `Config` has none but the computed ones
+//! (`working_dir`, `timeout`).
 //!
 //! # Safety profiles
 //!
@@ -123,37 +118,26 @@ use serde::Deserialize;
 use crate::exec::{BackgroundJobs, Ending};
 use crate::policy::{Policy, Profile};
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Config {
+    /// Default: the current directory.
     #[serde(default)]
     working_dir: Option<PathBuf>,
-    /// Seconds; default 30, or `max_timeout` if that is smaller.
+    /// Seconds; default [`DEFAULT_TIMEOUT`], or `max_timeout` if that is smaller.
     #[serde(default)]
     timeout: Option<f64>,
     /// Seconds.
-    #[serde(default = "default_max_timeout")]
     max_timeout: f64,
-    #[serde(default = "default_max_output_chars")]
     max_output_chars: usize,
-    #[serde(default)]
     safety_profile: Profile,
-    #[serde(default)]
     allowed_commands: Vec<String>,
-    #[serde(default)]
     denied_commands: Vec<String>,
 }
 
 /// Seconds a call may run when neither it nor the config says.
 const DEFAULT_TIMEOUT: f64 = 30.0;
-
-fn default_max_timeout() -> f64 {
-    600.0
-}
-
-fn default_max_output_chars() -> usize {
-    30_000
-}
 
 #[derive(Debug, Deserialize)]
 struct Input {

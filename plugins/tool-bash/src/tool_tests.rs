@@ -5,13 +5,20 @@ use std::time::{Duration, Instant};
 
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::runtime;
+use amplifier_sdk::testing::{config_with_defaults, with_defaults};
 
-use crate::Bash;
+use crate::{Bash, Config};
 
-fn tool(dir: &Path, config: Value) -> Bash {
-    let mut config = config;
+const MANIFEST: &str = include_str!("../amplifier.toml");
+
+/// `config` as the loader hands it over: with the manifest's defaults.
+fn config(config: Value) -> Config {
+    config_with_defaults(MANIFEST, config)
+}
+
+fn tool(dir: &Path, mut config: Value) -> Bash {
     config["working_dir"] = json!(dir);
-    Bash::new(serde_json::from_value(config).unwrap()).unwrap()
+    Bash::new(self::config(config)).unwrap()
 }
 
 fn call(tool: &Bash, input: Value) -> ToolResult {
@@ -189,7 +196,7 @@ fn commands_run_in_the_working_dir() {
     assert_eq!(output["stdout"], format!("{}\n", expected.display()));
     assert!(dir.path().join("sub/made.txt").exists());
 
-    let missing = serde_json::from_value(json!({"working_dir": dir.path().join("nope")})).unwrap();
+    let missing = config(json!({"working_dir": dir.path().join("nope")}));
     let error = Bash::new(missing).err().unwrap();
     assert!(error.message.contains("working_dir") && error.message.contains("nope"), "{}", error.message);
 }
@@ -260,10 +267,13 @@ fn invalid_input_and_config_are_clear_errors() {
     assert_eq!(spec.name, "bash");
     assert_eq!(spec.parameters["properties"]["timeout"]["maximum"], 10.0);
 
-    let unknown: Result<crate::Config, _> = serde_json::from_value(json!({"safety_overrides": {}}));
-    assert!(unknown.unwrap_err().to_string().contains("unknown field `safety_overrides`"));
-    let profile: Result<crate::Config, _> = serde_json::from_value(json!({"safety_profile": "unrestricted"}));
+    let parse = |value: Value| serde_json::from_value::<Config>(with_defaults(MANIFEST, value));
+    assert!(parse(json!({"safety_overrides": {}}))
+        .unwrap_err()
+        .to_string()
+        .contains("unknown field `safety_overrides`"));
+    let profile = parse(json!({"safety_profile": "unrestricted"}));
     assert!(profile.unwrap_err().to_string().contains("unknown variant `unrestricted`"));
-    let patterns = serde_json::from_value(json!({"working_dir": dir.path(), "denied_commands": [" "]})).unwrap();
+    let patterns = config(json!({"working_dir": dir.path(), "denied_commands": [" "]}));
     assert!(Bash::new(patterns).err().unwrap().message.contains("denied_commands: a command pattern is empty"));
 }

@@ -433,7 +433,7 @@ mod tests {
     #[test]
     fn files_over_the_cap_are_refused_with_size_and_cap() {
         let f = fixture();
-        let config = Config { working_dir: Some(f.root.clone()), max_file_bytes: Some(2048), ..Config::default() };
+        let config = Config { working_dir: Some(f.root.clone()), max_file_bytes: 2048, ..Config::defaults() };
         let policy = Policy::from_config(config, Path::new("/")).unwrap();
         fs::write(f.root.join("big.txt"), "x".repeat(3000)).unwrap();
         let err = read(&policy, "big.txt", None, None).unwrap_err();
@@ -447,10 +447,8 @@ mod tests {
         assert!(err.message.contains("over the max_file_bytes cap of 2.0 KiB (2048 bytes)"), "{err}");
         fs::write(f.root.join("ok.txt"), "x".repeat(2000)).unwrap();
         assert_eq!(edit(&policy, "ok.txt", "x", "yy", true).unwrap_err().kind, "FileTooLarge");
-        assert_eq!(human_size(DEFAULT_MAX_FILE_BYTES_FOR_TEST), "1.0 MiB (1048576 bytes)");
+        assert_eq!(human_size(1024 * 1024), "1.0 MiB (1048576 bytes)");
     }
-
-    const DEFAULT_MAX_FILE_BYTES_FOR_TEST: u64 = crate::policy::DEFAULT_MAX_FILE_BYTES;
 
     #[test]
     fn write_creates_parents_and_replaces_atomically() {
@@ -521,7 +519,7 @@ mod tests {
             working_dir: Some(f.root.clone()),
             allowed_read_paths: Some(vec!["in".into()]),
             allowed_write_paths: Some(vec!["out".into()]),
-            ..Config::default()
+            ..Config::defaults()
         };
         let policy = Policy::from_config(config, Path::new("/")).unwrap();
         let err = edit(&policy, "out/e.txt", "a", "b", false).unwrap_err();
@@ -544,7 +542,7 @@ mod tests {
             .contains("not a directory"));
         assert!(list_dir(&f.policy, ListInput { path: Some("..".into()) }).is_err());
         let config =
-            Config { working_dir: Some(f.root.clone()), denied_paths: vec!["zdir".into()], ..Config::default() };
+            Config { working_dir: Some(f.root.clone()), denied_paths: vec!["zdir".into()], ..Config::defaults() };
         let policy = Policy::from_config(config, Path::new("/")).unwrap();
         assert_eq!(list_dir(&policy, ListInput { path: None }).unwrap(), ".hidden\nadir/\nb.txt");
     }

@@ -16,14 +16,10 @@
 //!
 //! # Config
 //!
-//! - `working_dir` (default: the process's current directory): what relative paths resolve against.
-//! - `allowed_read_paths` (default: `[working_dir]`): roots that may be read.
-//! - `allowed_write_paths` (default: `[working_dir]`): roots that may be written.
-//! - `denied_paths` (default: none): refused for reads and writes, even inside an allowed root.
-//! - `max_file_bytes` (default 1 MiB): larger files are refused by `read_file` and
-//!   `edit_file`, and larger content by `write_file` and `edit_file`.
-//!
-//! Relative entries resolve against `working_dir`; an empty list allows nothing.
+//! The keys (`working_dir`, `allowed_read_paths`, `allowed_write_paths`,
+//! `denied_paths`, `max_file_bytes`) and their defaults: `amplifier.toml`,
+//! rendered as `docs/reference/modules/tool-filesystem.md`. Relative entries
+//! resolve against `working_dir`; an empty list allows nothing.
 //!
 //! # Safety rules
 //!
@@ -258,7 +254,7 @@ mod tests {
     use super::*;
 
     fn policy(root: &std::path::Path) -> Arc<Policy> {
-        Arc::new(Policy::from_config(Config { working_dir: Some(root.into()), ..Config::default() }, root).unwrap())
+        Arc::new(Policy::from_config(Config { working_dir: Some(root.into()), ..Config::defaults() }, root).unwrap())
     }
 
     #[test]

@@ -10,11 +10,10 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Deserialize;
 
-/// Default `max_file_bytes`: 1 MiB.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
-
-/// The module's `config`.
-#[derive(Debug, Default, Deserialize)]
+/// The module's `config`; the loader has filled in `amplifier.toml`'s
+/// defaults. The ones left here are computed: the current directory, and
+/// `[working_dir]` for an absent or `null` list of roots.
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
@@ -23,10 +22,16 @@ pub struct Config {
     pub allowed_read_paths: Option<Vec<PathBuf>>,
     #[serde(default)]
     pub allowed_write_paths: Option<Vec<PathBuf>>,
-    #[serde(default)]
     pub denied_paths: Vec<PathBuf>,
-    #[serde(default)]
-    pub max_file_bytes: Option<u64>,
+    pub max_file_bytes: u64,
+}
+
+#[cfg(test)]
+impl Config {
+    /// The config of a plan that gives no key: the manifest's defaults.
+    pub fn defaults() -> Config {
+        amplifier_sdk::testing::config_with_defaults(include_str!("../amplifier.toml"), serde_json::json!({}))
+    }
 }
 
 /// A failed tool call: `ToolResult::error(kind, message)`.
@@ -132,19 +137,13 @@ impl Policy {
             None => vec![working_dir.clone()],
         };
         let denied = roots("denied_paths", config.denied_paths)?;
-        Ok(Policy {
-            working_dir,
-            read_roots,
-            write_roots,
-            denied,
-            max_file_bytes: config.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES),
-        })
+        Ok(Policy { working_dir, read_roots, write_roots, denied, max_file_bytes: config.max_file_bytes })
     }
 
     /// A policy for tests: `root` is the working dir and the only read and write root.
     #[cfg(test)]
     pub fn rooted(root: &Path) -> Self {
-        Self::from_config(Config { working_dir: Some(root.into()), ..Config::default() }, Path::new("/")).unwrap()
+        Self::from_config(Config { working_dir: Some(root.into()), ..Config::defaults() }, Path::new("/")).unwrap()
     }
 
     /// Resolves `raw` (relative to the working dir) and checks it for `access`.
@@ -387,7 +386,7 @@ mod tests {
         let config = Config {
             working_dir: Some(f.root.clone()),
             denied_paths: vec!["sub".into(), "secrets/keys".into()],
-            ..Config::default()
+            ..Config::defaults()
         };
         let policy = Policy::from_config(config, Path::new("/")).unwrap();
         let message = refused(&policy, "sub/inside.txt", Access::Read);
@@ -423,7 +422,7 @@ mod tests {
             working_dir: Some(f.root.clone()),
             allowed_read_paths: Some(vec![f.base.clone()]),
             allowed_write_paths: Some(vec!["out".into()]),
-            ..Config::default()
+            ..Config::defaults()
         };
         let policy = Policy::from_config(config, Path::new("/")).unwrap();
         assert!(policy.check("../outside.txt", Access::Read).is_ok());
@@ -431,7 +430,7 @@ mod tests {
         let message = refused(&policy, "sub/inside.txt", Access::Write);
         assert!(message.contains(&format!("outside the allowed write paths ({})", f.root.join("out").display())));
         let nothing =
-            Config { working_dir: Some(f.root.clone()), allowed_write_paths: Some(vec![]), ..Config::default() };
+            Config { working_dir: Some(f.root.clone()), allowed_write_paths: Some(vec![]), ..Config::defaults() };
         let policy = Policy::from_config(nothing, Path::new("/")).unwrap();
         assert!(refused(&policy, "x.txt", Access::Write).contains("(none are configured)"));
     }
@@ -439,7 +438,7 @@ mod tests {
     #[test]
     fn a_missing_working_dir_is_a_config_error() {
         let f = fixture();
-        let config = Config { working_dir: Some(f.root.join("nope")), ..Config::default() };
+        let config = Config { working_dir: Some(f.root.join("nope")), ..Config::defaults() };
         let err = Policy::from_config(config, Path::new("/")).unwrap_err();
         assert!(err.contains("working_dir") && err.contains("nope"), "{err}");
     }

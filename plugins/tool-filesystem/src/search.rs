@@ -333,7 +333,7 @@ mod tests {
         let err = grepped(&f.policy, "(unclosed", |_| {}).unwrap_err();
         assert!(err.message.contains("not a valid regex"), "{err}");
         let config =
-            Config { working_dir: Some(f.root.clone()), denied_paths: vec!["src".into()], ..Config::default() };
+            Config { working_dir: Some(f.root.clone()), denied_paths: vec!["src".into()], ..Config::defaults() };
         let policy = Policy::from_config(config, Path::new("/")).unwrap();
         assert_eq!(grepped(&policy, "hello", |_| {}).unwrap(), "README.md:1:# hello");
         assert_eq!(globbed(&policy, "**/*.rs", None), "[no files under `.` match `**/*.rs`]");

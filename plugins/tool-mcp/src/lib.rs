@@ -76,6 +76,8 @@ use server::{Mcp, Server, ServerConfig, Status};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Config {
+    /// Its default (none) stays here, not in `amplifier.toml`: the loader
+    /// would add `servers` beside a plan's `mcpServers`, a duplicate field.
     #[serde(default, alias = "mcpServers")]
     servers: BTreeMap<String, ServerConfig>,
 }

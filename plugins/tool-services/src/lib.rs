@@ -84,51 +84,31 @@ use serde::Deserialize;
 
 use crate::hub::{events, Hub, HubConfig, HubHost};
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Config {
-    #[serde(default = "default_host")]
     host: String,
-    #[serde(default = "default_port")]
     port: u16,
     #[serde(default)]
     token: Option<String>,
-    #[serde(default)]
-    max_concurrent_tasks: Option<usize>,
-    #[serde(default)]
-    max_queued_tasks: Option<usize>,
-    #[serde(default)]
-    task_timeout_ms: Option<u64>,
-    #[serde(default)]
-    heartbeat_interval_ms: Option<u64>,
-    #[serde(default)]
-    heartbeat_max_missed: Option<u32>,
-    #[serde(default)]
-    max_message_bytes: Option<usize>,
-}
-
-fn default_host() -> String {
-    "127.0.0.1".into()
-}
-
-/// The reference orchestrator's service port.
-fn default_port() -> u16 {
-    3002
+    max_concurrent_tasks: usize,
+    max_queued_tasks: usize,
+    task_timeout_ms: u64,
+    heartbeat_interval_ms: u64,
+    heartbeat_max_missed: u32,
+    max_message_bytes: usize,
 }
 
 impl Config {
     fn hub_config(&self) -> HubConfig {
-        let defaults = HubConfig::default();
         HubConfig {
-            max_concurrent_tasks: self.max_concurrent_tasks.unwrap_or(defaults.max_concurrent_tasks).max(1),
-            max_queued_tasks: self.max_queued_tasks.unwrap_or(defaults.max_queued_tasks),
-            task_timeout: self.task_timeout_ms.map(Duration::from_millis).unwrap_or(defaults.task_timeout),
-            heartbeat_interval: self
-                .heartbeat_interval_ms
-                .map(|ms| Duration::from_millis(ms.max(10)))
-                .unwrap_or(defaults.heartbeat_interval),
-            heartbeat_max_missed: self.heartbeat_max_missed.unwrap_or(defaults.heartbeat_max_missed).max(1),
-            max_message_bytes: self.max_message_bytes.unwrap_or(defaults.max_message_bytes).max(1024),
+            max_concurrent_tasks: self.max_concurrent_tasks.max(1),
+            max_queued_tasks: self.max_queued_tasks,
+            task_timeout: Duration::from_millis(self.task_timeout_ms),
+            heartbeat_interval: Duration::from_millis(self.heartbeat_interval_ms.max(10)),
+            heartbeat_max_missed: self.heartbeat_max_missed.max(1),
+            max_message_bytes: self.max_message_bytes.max(1024),
             // An empty token (`${SERVICES_TOKEN:-}`) means no authentication.
             token: self.token.clone().filter(|token| !token.is_empty()),
         }

@@ -79,8 +79,12 @@ async fn start_hub(config: HubConfig) -> TestHub {
     TestHub { hub, host, url }
 }
 
+/// The hub of a plan that leaves every key out (the manifest's defaults),
+/// with a shorter task timeout.
 fn config() -> HubConfig {
-    HubConfig { task_timeout: Duration::from_secs(10), ..HubConfig::default() }
+    let config: crate::Config =
+        amplifier_sdk::testing::config_with_defaults(include_str!("../amplifier.toml"), json!({}));
+    HubConfig { task_timeout: Duration::from_secs(10), ..config.hub_config() }
 }
 
 /// Polls `condition` until it holds (or fails the test after 5 s).

@@ -6,22 +6,13 @@ use amplifier_sdk::ops::SpawnRequest;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 struct Config {
-    #[serde(default = "one")]
     max_recursion_depth: u32,
-    #[serde(default = "exclude_self")]
     exclude_tools: Vec<String>,
     #[serde(default)]
     inherit_tools: Option<Vec<String>>,
-}
-
-fn one() -> u32 {
-    1
-}
-
-fn exclude_self() -> Vec<String> {
-    vec!["tool-task".to_owned()]
 }
 
 struct Task {

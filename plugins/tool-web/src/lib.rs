@@ -8,10 +8,10 @@
 //!   textual types are returned as they are; a body without a useful content
 //!   type is sniffed; images, audio, video, PDFs and archives are refused.
 //!   Bodies are decoded as UTF-8 (invalid bytes become U+FFFD).
-//! - **Size cap**: reading stops after `max_bytes` (default 1 MiB); the text
-//!   then ends with a `[truncated: …]` line and `truncated` is true.
-//! - **Timeout**: `timeout` seconds (default 10) for the whole fetch, every
-//!   redirect hop and the body included.
+//! - **Size cap**: reading stops after `max_bytes`; the text then ends with a
+//!   `[truncated: …]` line and `truncated` is true.
+//! - **Timeout**: `timeout` seconds for the whole fetch, every redirect hop
+//!   and the body included.
 //! - **Redirects** are followed, at most 5, and every hop is checked against
 //!   all the rules below, as the first URL is.
 //! - **Errors** are error results the model reads: HTTP 4xx/5xx name the
@@ -41,6 +41,9 @@
 //!
 //! HTTP/1.1 only, no compression, TLS by rustls (ring) verified against the
 //! system's certificates.
+//!
+//! The config keys and their defaults: `amplifier.toml`, rendered as
+//! `docs/reference/modules/tool-web.md` (the loader fills the defaults in).
 
 mod fetch;
 mod rules;
@@ -57,28 +60,16 @@ use serde::Deserialize;
 use crate::fetch::Fetcher;
 use crate::rules::{DomainPattern, Rules};
 
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Config {
-    #[serde(default = "default_max_bytes")]
     max_bytes: u64,
     /// Seconds.
-    #[serde(default = "default_timeout")]
     timeout: f64,
-    #[serde(default)]
     allowed_domains: Vec<String>,
-    #[serde(default)]
     blocked_domains: Vec<String>,
-    #[serde(default)]
     allow_private_addresses: bool,
-}
-
-fn default_max_bytes() -> u64 {
-    1024 * 1024
-}
-
-fn default_timeout() -> f64 {
-    10.0
 }
 
 struct WebFetch {
@@ -151,16 +142,20 @@ export_module!(tool => mount);
 
 #[cfg(test)]
 mod tests {
+    use amplifier_sdk::testing::{config_with_defaults, with_defaults};
+
     use super::*;
 
+    const MANIFEST: &str = include_str!("../amplifier.toml");
+
     fn config(value: Value) -> Result<WebFetch, String> {
-        let config: Config = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let config: Config = serde_json::from_value(with_defaults(MANIFEST, value)).map_err(|e| e.to_string())?;
         web_fetch(config).map_err(|e| e.to_string())
     }
 
     #[test]
     fn defaults_are_one_mebibyte_ten_seconds_and_no_private_addresses() {
-        let config: Config = serde_json::from_value(json!({})).unwrap();
+        let config: Config = config_with_defaults(MANIFEST, json!({}));
         assert_eq!(config.max_bytes, 1_048_576);
         assert_eq!(config.timeout, 10.0);
         assert!(!config.allow_private_addresses);

@@ -101,7 +101,7 @@ fn answer(mut stream: TcpStream, port: u16, hits: &AtomicUsize) {
 }
 
 fn tool(config: Value) -> WebFetch {
-    let config: Config = serde_json::from_value(config).unwrap();
+    let config: Config = amplifier_sdk::testing::config_with_defaults(include_str!("../amplifier.toml"), config);
     web_fetch(config).unwrap_or_else(|err| panic!("{err}"))
 }
 

@@ -7,12 +7,11 @@ use super::wrappers::expand;
 use super::Policy;
 use crate::split::SimpleCommand;
 
-/// The built-in rule sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+/// The built-in rule sets (`safety_profile`; its default is in `amplifier.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Profile {
     /// Every [`Rule`].
-    #[default]
     Strict,
     /// Only the catastrophic rules ([`Rule::is_catastrophic`]).
     Standard,

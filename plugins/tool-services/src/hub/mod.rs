@@ -40,7 +40,7 @@ pub use connection::{ConnectionHandle, Outgoing};
 use registry::Service;
 use tasks::Task;
 
-/// The hub's limits (the plugin's config, with defaults applied).
+/// The hub's limits (the plugin's config, whose defaults are `amplifier.toml`'s).
 #[derive(Debug, Clone)]
 pub struct HubConfig {
     /// Tasks sent to one service and not yet answered.
@@ -57,20 +57,6 @@ pub struct HubConfig {
     pub max_message_bytes: usize,
     /// The shared secret a connection must present, if any.
     pub token: Option<String>,
-}
-
-impl Default for HubConfig {
-    fn default() -> Self {
-        HubConfig {
-            max_concurrent_tasks: 10,
-            max_queued_tasks: 100,
-            task_timeout: Duration::from_secs(300),
-            heartbeat_interval: Duration::from_secs(30),
-            heartbeat_max_missed: 3,
-            max_message_bytes: 4 << 20,
-            token: None,
-        }
-    }
 }
 
 /// What the hub needs from the session: mounting tools and emitting events.
