@@ -93,24 +93,18 @@ pub fn cancel_on_ctrl_c(coordinator: &Coordinator) -> tokio::task::JoinHandle<()
     let grace = coordinator.plan().session.cancel_grace();
     tokio::spawn(async move {
         while tokio::signal::ctrl_c().await.is_ok() {
-            match cancellation.state() {
-                CancelState::None => {
-                    cancellation.request_graceful();
-                    eprintln!(
-                        "\ncancelling: running tools get {grace:?} to finish (session.cancel_grace); \
-                         press Ctrl-C again to stop now"
-                    );
-                }
-                CancelState::Graceful => {
-                    cancellation.request_immediate();
-                    eprintln!("\nstopping now: running calls are dropped; press Ctrl-C again to exit at once");
-                }
-                // The session did not wind down: leave without it. What was
-                // recorded is at most the recorder's bound behind.
-                CancelState::Immediate => {
-                    eprintln!("\nexiting");
-                    std::process::exit(crate::error::exit::CANCELLED.into());
-                }
+            // The session did not wind down after two presses: leave without
+            // it. What was recorded is at most the recorder's bound behind.
+            if cancellation.state() == CancelState::Immediate {
+                eprintln!("\nexiting");
+                std::process::exit(crate::error::exit::CANCELLED.into());
+            }
+            match cancellation.request() {
+                CancelState::Graceful => eprintln!(
+                    "\ncancelling: running tools get {grace:?} to finish (session.cancel_grace); \
+                     press Ctrl-C again to stop now"
+                ),
+                _ => eprintln!("\nstopping now: running calls are dropped; press Ctrl-C again to exit at once"),
             }
         }
     })

@@ -30,6 +30,8 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::toml_file::{self, TomlFileError};
+
 /// Cache entries kept per crate and profile: the one just built and the two
 /// before it (enough for a git source moving between two refs and back).
 pub const KEEP_PER_CRATE: usize = 3;
@@ -66,11 +68,8 @@ pub enum BuildFailure {
     /// The crate's directory does not resolve (it does not exist).
     #[error("{}: {source}", path.display())]
     NoCrateDir { path: PathBuf, source: std::io::Error },
-    #[error("cannot read {}: {source}", path.display())]
-    ReadCargoToml { path: PathBuf, source: std::io::Error },
-    // Boxed: a toml error is large, and this enum travels in every builder `Result`.
-    #[error("invalid {}: {source}", path.display())]
-    ParseCargoToml { path: PathBuf, source: Box<toml::de::Error> },
+    #[error(transparent)]
+    CargoToml(#[from] TomlFileError),
     #[error("{} has no [package] name", path.display())]
     NoPackageName { path: PathBuf },
     #[error("cannot run cargo: {source} (is the Rust toolchain installed and on PATH?)")]
@@ -379,11 +378,8 @@ pub fn library_file_name(package: &str) -> String {
 
 fn read_manifest(crate_dir: &Path) -> Result<toml::Table, BuildFailure> {
     let path = crate_dir.join("Cargo.toml");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(source) => return Err(BuildFailure::ReadCargoToml { path, source }),
-    };
-    text.parse::<toml::Table>().map_err(|source| BuildFailure::ParseCargoToml { path, source: Box::new(source) })
+    let not_found = || std::io::Error::from(std::io::ErrorKind::NotFound);
+    toml_file::read_if_exists(&path)?.ok_or_else(|| TomlFileError::Read { path, source: not_found() }.into())
 }
 
 fn package_name(crate_dir: &Path) -> Result<String, BuildFailure> {

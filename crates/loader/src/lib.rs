@@ -19,6 +19,7 @@ pub mod library;
 pub mod lockfile;
 pub mod manifest;
 pub mod resolver;
+pub mod toml_file;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -271,14 +272,17 @@ fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<Path
     Ok(Some(artifact))
 }
 
-/// Checks `config` (the plan's, with the manifest's defaults filled in)
-/// against the manifest's schema before the module runs.
-fn validate_config(
+/// Makes `config` what the module receives: the plan's, with the
+/// manifest's defaults filled in for the keys it leaves out
+/// ([`amplifier_protocol::config::apply_defaults`]), checked against the
+/// manifest's schema before the module runs.
+fn configure(
     spec: &ModuleSpec,
-    config: &serde_json::Map<String, serde_json::Value>,
+    config: &mut serde_json::Map<String, serde_json::Value>,
     manifest: &Manifest,
 ) -> Result<(), LoadError> {
     let Some(schema) = manifest.config_schema_json() else { return Ok(()) };
+    amplifier_protocol::config::apply_defaults(&schema, config);
     let validator = jsonschema::validator_for(&schema).map_err(|err| {
         LoadError::new(
             LoadReason::InvalidModuleMetadata,
@@ -357,8 +361,7 @@ impl ModuleLoader for DylibLoader {
                         ),
                     ));
                 }
-                manifest.apply_defaults(&mut config);
-                validate_config(spec, &config, manifest)?;
+                configure(spec, &mut config, manifest)?;
             }
             let (root, exported, location) = match &code {
                 ModuleCode::Library { library: path, .. } => {

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::builder::hex;
+use crate::toml_file::{self, TomlFileError};
 
 pub const LOCK_FILE: &str = "amplifier.lock";
 pub const LOCK_VERSION: u32 = 1;
@@ -35,8 +36,8 @@ pub const LOCK_VERSION: u32 = 1;
 pub enum LockfileError {
     #[error("cannot read {}: {source}", path.display())]
     Read { path: PathBuf, source: std::io::Error },
-    #[error("invalid {}: {source}", path.display())]
-    Parse { path: PathBuf, source: toml::de::Error },
+    #[error(transparent)]
+    File(#[from] TomlFileError),
     #[error("{}: lock version {version} is not supported (this amplifier writes version {LOCK_VERSION})", path.display())]
     Version { path: PathBuf, version: u32 },
     #[error("cannot write {}: {source}", path.display())]
@@ -155,13 +156,7 @@ impl Lockfile {
 
     /// Reads a lock; `Ok(None)` when there is none.
     pub fn read(path: &Path) -> Result<Option<Lockfile>, LockfileError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(LockfileError::Read { path: path.to_owned(), source }),
-        };
-        let lock: Lockfile =
-            toml::from_str(&text).map_err(|source| LockfileError::Parse { path: path.to_owned(), source })?;
+        let Some(lock) = toml_file::read_if_exists::<Lockfile>(path)? else { return Ok(None) };
         if lock.version != LOCK_VERSION {
             return Err(LockfileError::Version { path: path.to_owned(), version: lock.version });
         }

@@ -17,22 +17,23 @@
 //! The loader reads it before opening the library, so a module mounted as the
 //! wrong kind or given an invalid config is refused without running its code.
 //! A property's `default` is the one place a literal default is written: the
-//! loader fills it in for a key the plan leaves out ([`Manifest::apply_defaults`]).
+//! loader fills it in for a key the plan leaves out
+//! ([`amplifier_protocol::config::apply_defaults`]).
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+
+use crate::toml_file::{self, TomlFileError};
+use serde_json::Value;
 
 pub const MANIFEST_FILE: &str = "amplifier.toml";
 
 /// An `amplifier.toml` that cannot be read or is invalid; `path` names it.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
-    #[error("invalid {}: {source}", path.display())]
-    Parse { path: PathBuf, source: toml::de::Error },
+    #[error(transparent)]
+    File(#[from] TomlFileError),
     #[error(
         "{}: module.artifact and module.sha256 go together (a prebuilt library is used only with its checksum)",
         path.display()
@@ -79,28 +80,26 @@ impl Manifest {
     /// Reads `<dir>/amplifier.toml`; `Ok(None)` when there is none.
     pub fn read_dir(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
         let path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(ManifestError::Read { path, source }),
-        };
-        Self::parse(&text, path).map(Some)
+        let Some(manifest) = toml_file::read_if_exists::<Manifest>(&path)? else { return Ok(None) };
+        manifest.checked(path).map(Some)
     }
 
     /// Parses and checks a manifest's text; `path` names it in messages.
     pub fn parse(text: &str, path: PathBuf) -> Result<Manifest, ManifestError> {
-        let mut manifest: Manifest = match toml::from_str(text) {
-            Ok(manifest) => manifest,
-            Err(source) => return Err(ManifestError::Parse { path, source }),
-        };
-        if manifest.module.artifact.is_some() != manifest.module.sha256.is_some() {
+        toml_file::parse::<Manifest>(text, &path)?.checked(path)
+    }
+
+    /// What TOML cannot say: the artifact and its checksum go together, and
+    /// every kind is one amplifier knows.
+    fn checked(mut self, path: PathBuf) -> Result<Manifest, ManifestError> {
+        if self.module.artifact.is_some() != self.module.sha256.is_some() {
             return Err(ManifestError::ArtifactWithoutChecksum { path });
         }
-        if let Some(kind) = manifest.module.kinds.iter().find(|k| !amplifier_abi::kind::ALL.contains(&k.as_str())) {
+        if let Some(kind) = self.module.kinds.iter().find(|k| !amplifier_abi::kind::ALL.contains(&k.as_str())) {
             return Err(ManifestError::UnknownKind { path, kind: kind.clone() });
         }
-        manifest.path = path;
-        Ok(manifest)
+        self.path = path;
+        Ok(self)
     }
 
     /// The prebuilt library this manifest names and its expected sha256.
@@ -113,19 +112,12 @@ impl Manifest {
     pub fn config_schema_json(&self) -> Option<Value> {
         self.config_schema.as_ref().and_then(|schema| serde_json::to_value(schema).ok())
     }
-
-    /// Fills in `config` as the module receives it
-    /// ([`amplifier_protocol::config::apply_defaults`]).
-    pub fn apply_defaults(&self, config: &mut Map<String, Value>) {
-        if let Some(schema) = self.config_schema_json() {
-            amplifier_protocol::config::apply_defaults(&schema, config);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Map;
 
     #[test]
     fn reads_a_manifest_with_a_schema() {
@@ -166,6 +158,13 @@ mod tests {
         assert!(err.contains("module.artifact and module.sha256 go together"), "{err}");
     }
 
+    /// What the loader does with a manifest's schema and a plan's config.
+    fn apply_defaults(manifest: &Manifest, config: &mut Map<String, Value>) {
+        if let Some(schema) = manifest.config_schema_json() {
+            amplifier_protocol::config::apply_defaults(&schema, config);
+        }
+    }
+
     fn with_schema(schema: &str) -> Manifest {
         let head = "[module]\nname = \"x\"\nkinds = [\"tool\"]\nversion = \"1.0.0\"\nabi = 1\n";
         Manifest::parse(&format!("{head}\n{schema}"), "amplifier.toml".into()).unwrap()
@@ -186,7 +185,7 @@ mod tests {
              properties = { inner = { type = \"integer\", default = 3 } }\n",
         );
         let mut config = Map::new();
-        manifest.apply_defaults(&mut config);
+        apply_defaults(&manifest, &mut config);
         assert_eq!(
             Value::Object(config),
             serde_json::json!({"timeout": 30, "ratio": 0.5, "name": "strict", "on": true, "tags": ["a", "b"], "headers": {}}),
@@ -202,15 +201,15 @@ mod tests {
              [config_schema.properties.timeout]\ntype = \"number\"\ndefault = 30\n",
         );
         let mut config = serde_json::json!({"max_messages": null, "timeout": 5, "other": 1});
-        manifest.apply_defaults(config.as_object_mut().unwrap());
+        apply_defaults(&manifest, config.as_object_mut().unwrap());
         assert_eq!(config, serde_json::json!({"max_messages": null, "timeout": 5, "other": 1}));
     }
 
     #[test]
     fn defaults_need_a_schema_with_properties() {
         let mut config = Map::new();
-        with_schema("").apply_defaults(&mut config);
-        with_schema("[config_schema]\ntype = \"object\"\n").apply_defaults(&mut config);
+        apply_defaults(&with_schema(""), &mut config);
+        apply_defaults(&with_schema("[config_schema]\ntype = \"object\"\n"), &mut config);
         assert!(config.is_empty());
     }
 
