@@ -87,3 +87,35 @@ fn a_background_job_returns_at_once_and_dies_with_the_session() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// What a key amplifier was started with looks like to a command: absent
+/// from its environment, and out of reach in amplifier's own `/proc` entry
+/// (Landlock keeps a confined command out of processes outside its sandbox).
+#[test]
+fn a_command_never_sees_the_keys_amplifier_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let script = r#"[
+      {tool_calls: [{name: bash, arguments: {command: "env"}}]},
+      {tool_calls: [{name: bash, arguments: {command: "cat /proc/$PPID/environ"}}]},
+      {text: "all done"}]"#
+        .replace('\n', " ");
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&scripted(&script), &bash_tool(work.path()), "  []"))
+        .unwrap();
+    let output = amplifier(dir.path())
+        .env("OPENAI_API_KEY", "sk-amplifier-test-key-0123456789")
+        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let env = &tool_event(&lines, "call_1")["data"]["result"]["output"];
+    assert_eq!(env["exit_code"], 0);
+    assert!(env["stdout"].as_str().unwrap().contains("PATH="));
+    assert!(!env["stdout"].as_str().unwrap().contains("sk-amplifier-test-key"), "{env}");
+    let environ = tool_event(&lines, "call_2");
+    assert_eq!(environ["event"], "tool:error", "{environ}");
+    let stderr_text = environ["data"]["error"]["msg"].as_str().unwrap_or_default().to_owned() + &environ.to_string();
+    assert!(!stderr_text.contains("sk-amplifier-test-key"), "{environ}");
+    assert!(stderr_text.contains("Permission denied"), "{environ}");
+}

@@ -2,7 +2,8 @@
 //! stderr). A report, not a test: nothing here asserts on time.
 //!
 //! W1 and W2 run the release `amplifier` binary as a child process; W3 and
-//! W4 load the plugins in this process through the real loader. Every
+//! W4 load the plugins in this process through the real loader; W5 spawns
+//! commands as tool-bash does, confined and not. Every
 //! workload uses `target/bench-home` as `AMPLIFIER_HOME`, so the plugin build
 //! cache survives between bench runs (the first run builds the plugins).
 //! `local-llm` (opt-in: it builds llama.cpp and pulls a 491 MB model) is in
@@ -38,10 +39,11 @@ pub enum Workload {
     W2,
     W3,
     W4,
+    W5,
     LocalLlm,
 }
 
-/// `W1`…`W4` and `local-llm` in any case and order; none means W1..W4.
+/// `W1`…`W5` and `local-llm` in any case and order; none means W1..W5.
 /// Runs in that order.
 pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
     let mut chosen = Vec::new();
@@ -51,12 +53,13 @@ pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
             "W2" => Workload::W2,
             "W3" => Workload::W3,
             "W4" => Workload::W4,
+            "W5" => Workload::W5,
             "LOCAL-LLM" => Workload::LocalLlm,
-            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4 or local-llm)")),
+            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4, W5 or local-llm)")),
         });
     }
     if chosen.is_empty() {
-        chosen = vec![Workload::W1, Workload::W2, Workload::W3, Workload::W4];
+        chosen = vec![Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5];
     }
     chosen.sort();
     chosen.dedup();
@@ -101,6 +104,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
             (Workload::W2, _) => bench.w2()?,
             (Workload::W3, Some(runtime)) => bench.w3(runtime)?,
             (Workload::W4, Some(runtime)) => bench.w4(runtime)?,
+            (Workload::W5, _) => w5()?,
             (Workload::LocalLlm, _) => bench.local_llm()?,
             (_, None) => unreachable!("the runtime is built for W3 and W4"),
         };
@@ -344,6 +348,58 @@ impl Bench {
             ))
         })
     }
+}
+
+/// W5: what the sandbox costs a command. `bash -c true` spawned and waited
+/// for as tool-bash spawns it (own process group, cleaned environment),
+/// unconfined and confined (workspace-write, no network), interleaved;
+/// and what preparing the sandbox costs, once per tool mount.
+fn w5() -> Result<String> {
+    use amplifier_sandbox::{Policy, Sandbox};
+    use std::os::unix::process::CommandExt;
+    const RUNS: usize = 200;
+    let workspace = tempfile::tempdir()?;
+    let policy = Policy { writable: vec![workspace.path().to_owned()], ..Policy::default() };
+    let mut prepare = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        black_box(Sandbox::new(policy.clone())?);
+        prepare.push(started.elapsed());
+    }
+    let sandbox = Sandbox::new(policy)?;
+    let spawn = |confined: bool| -> Result<Duration> {
+        let mut command = Command::new("bash");
+        command.arg("-c").arg("true").current_dir(workspace.path()).process_group(0);
+        amplifier_sandbox::env::apply(
+            &mut command,
+            amplifier_sandbox::env::INHERITED.iter().copied(),
+            &Default::default(),
+        );
+        if confined {
+            sandbox.confine(&mut command);
+        }
+        let started = Instant::now();
+        let status = command.status()?;
+        let took = started.elapsed();
+        if !status.success() {
+            return Err(format!("bash -c true failed ({status}), confined: {confined}").into());
+        }
+        Ok(took)
+    };
+    let (mut open, mut confined) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        open.push(spawn(false)?);
+        confined.push(spawn(true)?);
+    }
+    let (open, confined) = (median(open), median(confined));
+    Ok(format!(
+        "W5 `bash -c true` as tool-bash runs it: {} unconfined, {} sandboxed (+{}; median of {RUNS} each, \
+         interleaved); preparing the sandbox {} (median of 10, once per mount)",
+        human(open),
+        human(confined),
+        human(confined.saturating_sub(open)),
+        human(median(prepare))
+    ))
 }
 
 /// Waits for `child` with `wait4`, which reports that child's own rusage.

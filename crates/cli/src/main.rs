@@ -110,6 +110,16 @@ fn init_logging(verbose: u8, #[cfg(feature = "otlp")] otlp: Option<&str>) -> Opt
 }
 
 fn main() -> ExitCode {
+    // amplifier holds API keys in its environment and memory: like
+    // ssh-agent, it is not dumpable, so a process of the same user without
+    // CAP_SYS_PTRACE (a tool's child, a command under tool-bash's
+    // full-access, which Landlock does not fence) can't read
+    // /proc/<pid>/environ or attach to it.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with integer arguments.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
     amplifier_loader::builtin::register(amplifier_builtins::MODULES);
     let cli = Cli::parse();
     let _exporter = init_logging(

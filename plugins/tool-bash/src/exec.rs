@@ -1,9 +1,9 @@
 //! Running commands: foreground runs with capped output and a timeout that
 //! kills the whole process group, and background jobs killed with the module.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,11 +17,31 @@ pub const TERM_GRACE: Duration = Duration::from_millis(1000);
 /// process that left the group with `setsid` may hold them open forever).
 const DRAIN: Duration = Duration::from_millis(500);
 
-/// `bash -c command` in `dir`, in a new process group, stdin from /dev/null.
-fn bash(command: &str, dir: &Path) -> Command {
-    let mut bash = Command::new("bash");
-    bash.arg("-c").arg(command).current_dir(dir).stdin(Stdio::null()).process_group(0);
-    bash
+/// How every command starts: where, with which environment, confined how.
+#[derive(Debug)]
+pub struct Launch {
+    pub dir: PathBuf,
+    /// `None` runs commands unconfined (`full-access`, or a kernel without
+    /// Landlock and `allow_unsandboxed`).
+    pub sandbox: Option<amplifier_sandbox::Sandbox>,
+    /// Names passed on from amplifier's environment.
+    pub inherit_env: Vec<String>,
+    pub env: BTreeMap<String, String>,
+}
+
+impl Launch {
+    /// `bash -c command` in `dir`, in a new process group, stdin from
+    /// /dev/null, with only the allowed environment, confined.
+    fn bash(&self, command: &str) -> Command {
+        let mut bash = Command::new("bash");
+        bash.arg("-c").arg(command).current_dir(&self.dir).stdin(Stdio::null()).process_group(0);
+        let std = bash.as_std_mut();
+        amplifier_sandbox::env::apply(std, self.inherit_env.iter().map(String::as_str), &self.env);
+        if let Some(sandbox) = &self.sandbox {
+            sandbox.confine(std);
+        }
+        bash
+    }
 }
 
 /// Sends `signal` to every process of the group `pgid`.
@@ -156,8 +176,8 @@ fn exit_code(status: ExitStatus) -> i32 {
 /// Runs `command` to completion or until `timeout`; on timeout the process
 /// group gets SIGTERM, then SIGKILL after [`TERM_GRACE`]. Whatever is left
 /// in the group when the shell exits is killed too.
-pub async fn run(command: &str, dir: &Path, timeout: Duration, limit: usize) -> std::io::Result<Finished> {
-    let mut child = bash(command, dir).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true).spawn()?;
+pub async fn run(launch: &Launch, command: &str, timeout: Duration, limit: usize) -> std::io::Result<Finished> {
+    let mut child = launch.bash(command).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true).spawn()?;
     let pgid = child.id().ok_or_else(|| std::io::Error::other("bash exited before its pid was read"))? as i32;
     let guard = GroupGuard(pgid);
     let stdout = Arc::new(Mutex::new(Capture::new(limit)));
@@ -206,8 +226,8 @@ pub struct BackgroundJobs {
 impl BackgroundJobs {
     /// Starts `command` detached (own process group, no stdin, output
     /// discarded) and returns its pid, which is also its process group id.
-    pub fn start(&self, command: &str, dir: &Path) -> std::io::Result<u32> {
-        let child = bash(command, dir).stdout(Stdio::null()).stderr(Stdio::null()).kill_on_drop(false).spawn()?;
+    pub fn start(&self, launch: &Launch, command: &str) -> std::io::Result<u32> {
+        let child = launch.bash(command).stdout(Stdio::null()).stderr(Stdio::null()).kill_on_drop(false).spawn()?;
         let pid = child.id().ok_or_else(|| std::io::Error::other("bash exited before its pid was read"))?;
         self.lock().insert(pid as i32);
         tokio::spawn(reap(child, pid as i32, self.groups.clone()));

@@ -35,7 +35,24 @@
 //! (SIGTERM, then SIGKILL), when a foreground command finishes (anything it
 //! left running with `&` is killed: use `run_in_background` for servers),
 //! when a call is cancelled, and, for background jobs, when the session
-//! ends. A process that leaves the group on purpose (`setsid`) escapes.
+//! ends. In a sandbox nothing can leave the group (`setsid` and `setpgid`
+//! fail); with `sandbox: full-access`, a process that leaves it on purpose
+//! escapes.
+//!
+//! # Sandbox
+//!
+//! Unless `sandbox: full-access`, every command (background jobs too) is
+//! confined by `amplifier-sandbox`, prepared once at mount: `read-only`
+//! writes nothing, `workspace-write` (the default) writes beneath
+//! `working_dir`, a private `TMPDIR` (removed with the module) and
+//! `writable_paths`; both read only the system directories, `PATH`,
+//! `working_dir` and `readable_paths` (or everything but the secret paths
+//! with `read_everywhere`), open no socket but Unix ones unless `network`,
+//! and run without capabilities. Every command gets the allowlisted
+//! environment (`amplifier_sandbox::env::INHERITED`, `inherit_env`, `env`),
+//! whatever the mode. A kernel that can't confine fails the mount, unless
+//! `allow_unsandboxed` (a warning, then unconfined). The description tells
+//! the model which mode it is in.
 //!
 //! Cleanup: the SDK has no module-cleanup hook (the host's `shutdown`
 //! only cancels running calls), so background jobs are killed in the
@@ -52,11 +69,13 @@
 //! # Safety profiles
 //!
 //! Every program a line would run is checked: each simple command of the
-//! line (split on `;`, `&`, `&&`, `||`, `|`, newlines, `(…)`, `$(…)`,
+//! line as a bash parser (tree-sitter-bash) reads it (in lists, pipelines,
+//! `( … )`, `{ …; }`, loop, `if`, `case` and function bodies, `$(…)`,
 //! backticks and `<(…)`, with quotes respected, so `echo "sudo"` is fine
 //! and `ls; sudo x`, `$(sudo x)`, `"su"do x` are not), what wrappers run
 //! (`env`, `sudo`, `nohup`, `timeout`, `xargs`, `find -exec`, …) and the
-//! lines given to `bash -c`, `sh -c`, `eval`, `su -c`. See [`policy`].
+//! lines given to `bash -c`, `sh -c`, `eval`, `su -c`. See [`split`] and
+//! [`policy`].
 //!
 //! | rule | strict | standard | permissive |
 //! |---|---|---|---|
@@ -65,14 +84,14 @@
 //! | writing a device: `dd of=/dev/…`, `> /dev/…`, `tee`/`cp`/`mv`/`cat`/`shred` to `/dev/…` (not `/dev/null`, `/dev/zero`, `/dev/std*`, `/dev/tty`, `/dev/fd/*`, `/dev/shm/*`, …) | deny | deny | – |
 //! | `chmod`/`chown`/`chgrp` on `/`, `~`, the home directory or a top-level system directory | deny | deny | – |
 //! | `shutdown`, `reboot`, `halt`, `poweroff`, `init 0/6`, `systemctl poweroff/reboot/…` | deny | deny | – |
-//! | fork bombs (`:(){ :\|:& };:`) | deny | deny | – |
+//! | fork bombs: a function that runs itself in a pipeline or in the background, whatever its name or syntax (`:(){ :\|:& };:`, `f(){ f & f; }`, `function f { f \| f & }`); not plain recursion (`f(){ f; }`) | deny | deny | – |
 //! | privilege escalation: `sudo`, `sudoedit`, `su`, `doas`, `pkexec`, `run0`, `visudo` | deny | – (the command it runs is checked) | – |
 //! | accounts: `passwd`, `chpasswd`, `useradd`, `usermod`, `userdel`, `groupadd`, … | deny | – | – |
 //! | `mount`, `umount`, `swapon`, `swapoff` | deny | – | – |
 //! | recursive `rm` of the working directory or its parent: `.`, `*`, `./*`, `.*`, `..`, `$PWD` | deny | – | – |
-//! | a download piped into a shell: `curl … \| sh`, `wget -O- … \| bash`, `curl … \| python3` | deny | – | – |
+//! | a script fed to a shell through a pipe, its text unchecked: piped into a shell or interpreter that reads its program from stdin (`curl … \| sh`, `… \| base64 -d \| bash`, `… \| sh -s`, `… \| python3`, `… \| python -`, `… \| perl`, `… \| node`), or run from `<(…)` (`bash <(curl …)`); not `… \| python3 -m json.tool`, `… \| sh -c '…'`, `… \| bash script.sh` | deny | – | – |
 //! | a command name known only at run time: `$CMD args`, `$(…) args` | deny | – | – |
-//! | a line that can't be split (unterminated quote or substitution) | deny | deny | deny if any pattern is set |
+//! | a line that can't be parsed (unterminated quote or substitution, or syntax tree-sitter-bash doesn't know: `cat <<A <<B`, `<>`) | deny | deny | deny if any pattern is set |
 //!
 //! Network tools (`curl`, `wget`, `ssh`, `nc`) are not denied by any
 //! profile: a coding agent needs them, and a determined command reaches the
@@ -109,13 +128,15 @@ pub mod split;
 #[cfg(test)]
 mod tool_tests;
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use amplifier_sandbox::{Policy as SandboxPolicy, Sandbox};
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
-use crate::exec::{BackgroundJobs, Ending};
+use crate::exec::{BackgroundJobs, Ending, Launch};
 use crate::policy::{Policy, Profile};
 
 /// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
@@ -134,6 +155,35 @@ struct Config {
     safety_profile: Profile,
     allowed_commands: Vec<String>,
     denied_commands: Vec<String>,
+    sandbox: Mode,
+    network: bool,
+    writable_paths: Vec<String>,
+    readable_paths: Vec<String>,
+    read_everywhere: bool,
+    #[serde(default)]
+    max_processes: Option<u64>,
+    allow_unsandboxed: bool,
+    inherit_env: Vec<String>,
+    env: BTreeMap<String, String>,
+}
+
+/// The `sandbox` key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Mode {
+    ReadOnly,
+    WorkspaceWrite,
+    FullAccess,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::ReadOnly => "read-only",
+            Mode::WorkspaceWrite => "workspace-write",
+            Mode::FullAccess => "full-access",
+        }
+    }
 }
 
 /// Seconds a call may run when neither it nor the config says.
@@ -149,7 +199,12 @@ struct Input {
 }
 
 struct Bash {
-    working_dir: PathBuf,
+    launch: Launch,
+    /// What `launch.sandbox` enforces, for the description: the mode, or
+    /// why commands run unconfined.
+    confinement: String,
+    /// The `TMPDIR` of confined commands; removed with the module.
+    _tmp: Option<tempfile::TempDir>,
     timeout: f64,
     max_timeout: f64,
     max_output_chars: usize,
@@ -165,9 +220,9 @@ fn invalid_config(message: impl Into<String>) -> ModuleError {
 impl Bash {
     fn new(config: Config) -> ModuleResult<Bash> {
         let cwd = std::env::current_dir().map_err(|err| invalid_config(format!("no current directory: {err}")))?;
-        let working_dir = match config.working_dir {
+        let working_dir = match &config.working_dir {
             Some(dir) => cwd.join(dir),
-            None => cwd,
+            None => cwd.clone(),
         };
         if !working_dir.is_dir() {
             return Err(invalid_config(format!("working_dir {} is not an existing directory", working_dir.display())));
@@ -195,8 +250,14 @@ impl Bash {
         let home = std::env::var("HOME").ok().filter(|h| h.starts_with('/'));
         let policy = Policy::new(config.safety_profile, &config.allowed_commands, &config.denied_commands, home)
             .map_err(invalid_config)?;
+        let mut env = config.env.clone();
+        let (sandbox, confinement, tmp) = confine(&config, &cwd, &working_dir, &mut env)?;
+        let mut inherit_env: Vec<String> = amplifier_sandbox::env::INHERITED.iter().map(|&key| key.into()).collect();
+        inherit_env.extend(config.inherit_env);
         Ok(Bash {
-            working_dir,
+            launch: Launch { dir: working_dir, sandbox, inherit_env, env },
+            confinement,
+            _tmp: tmp,
             timeout,
             max_timeout: config.max_timeout,
             max_output_chars: config.max_output_chars,
@@ -205,11 +266,16 @@ impl Bash {
         })
     }
 
+    fn working_dir(&self) -> &Path {
+        &self.launch.dir
+    }
+
     fn description(&self) -> String {
         let profile = match self.policy.profile() {
             Profile::Strict => {
                 "strict: no sudo/su, no account or mount changes, no recursive delete of /, ~, system \
-                 directories or the working directory, no disk formatting or device writes, no curl | sh"
+                 directories or the working directory, no disk formatting or device writes, no scripts piped into a \
+                 shell (curl | sh)"
             }
             Profile::Standard => {
                 "standard: no recursive delete of /, ~ or system directories, no disk formatting or device \
@@ -225,8 +291,10 @@ impl Bash {
              default {timeout}, at most {max}) kills the command and everything it started. Commands left running \
              with `&` are killed when the command ends: for servers and watchers use `run_in_background: true`, \
              which returns {{pid, started: true}} at once, discards the output (redirect it to a file to keep it) \
-             and kills the process when the session ends. Safety profile {profile}; refused commands never run.",
-            dir = self.working_dir.display(),
+             and kills the process when the session ends. Safety profile {profile}; refused commands never run. \
+             {confinement}",
+            confinement = self.confinement,
+            dir = self.working_dir().display(),
             cap = self.max_output_chars,
             timeout = seconds(self.timeout),
             max = seconds(self.max_timeout),
@@ -245,18 +313,22 @@ impl Bash {
             return ToolResult::error("Denied", format!("command not run: {reason}"));
         }
         if input.run_in_background {
-            return match self.jobs.start(&input.command, &self.working_dir) {
+            return match self.jobs.start(&self.launch, &input.command) {
                 Ok(pid) => ToolResult::ok(json!({"pid": pid, "started": true})),
-                Err(err) => cannot_start(&self.working_dir, err),
+                Err(err) => cannot_start(self.working_dir(), err),
             };
         }
-        let finished =
-            match exec::run(&input.command, &self.working_dir, Duration::from_secs_f64(timeout), self.max_output_chars)
-                .await
-            {
-                Ok(finished) => finished,
-                Err(err) => return cannot_start(&self.working_dir, err),
-            };
+        let finished = match exec::run(
+            &self.launch,
+            &input.command,
+            Duration::from_secs_f64(timeout),
+            self.max_output_chars,
+        )
+        .await
+        {
+            Ok(finished) => finished,
+            Err(err) => return cannot_start(self.working_dir(), err),
+        };
         match finished.ending {
             Ending::Exited(0) => {
                 ToolResult::ok(json!({"stdout": finished.stdout, "stderr": finished.stderr, "exit_code": 0}))
@@ -278,6 +350,86 @@ impl Bash {
             }
         }
     }
+}
+
+/// The sandbox `config` asks for, what to tell the model about it, and the
+/// private `TMPDIR` (set in `env`) of a workspace-write sandbox.
+fn confine(
+    config: &Config,
+    cwd: &Path,
+    working_dir: &Path,
+    env: &mut BTreeMap<String, String>,
+) -> ModuleResult<(Option<Sandbox>, String, Option<tempfile::TempDir>)> {
+    let mode = config.sandbox;
+    if mode == Mode::FullAccess {
+        return Ok((None, "Commands run unconfined (sandbox: full-access).".into(), None));
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from).filter(|home| home.is_absolute());
+    let resolve = |path: &String| match (path.strip_prefix("~/"), &home) {
+        (Some(rest), Some(home)) => Ok(home.join(rest)),
+        (Some(_), None) => Err(invalid_config(format!("`{path}` needs HOME, which is not set"))),
+        (None, _) => Ok(cwd.join(path)),
+    };
+    let mut writable = Vec::new();
+    let mut tmp = None;
+    if mode == Mode::WorkspaceWrite {
+        let dir = tempfile::Builder::new()
+            .prefix("amplifier-bash-")
+            .tempdir()
+            .map_err(|err| invalid_config(format!("cannot create the commands' TMPDIR: {err}")))?;
+        writable.push(working_dir.to_path_buf());
+        writable.push(dir.path().to_path_buf());
+        for path in &config.writable_paths {
+            writable.push(resolve(path)?);
+        }
+        env.insert("TMPDIR".into(), dir.path().display().to_string());
+        tmp = Some(dir);
+    }
+    let mut readable = vec![working_dir.to_path_buf()];
+    for path in &config.readable_paths {
+        readable.push(resolve(path)?);
+    }
+    // The sessions amplifier stores, wherever they are.
+    let hidden = std::env::var_os("AMPLIFIER_HOME").map(|dir| cwd.join(dir)).into_iter().collect();
+    let policy = SandboxPolicy {
+        writable,
+        readable,
+        read_everywhere: config.read_everywhere,
+        hidden,
+        network: config.network,
+        max_processes: config.max_processes,
+    };
+    let network = if config.network { "may" } else { "can't" };
+    match Sandbox::new(policy) {
+        Ok(sandbox) => {
+            let writes = if mode == Mode::ReadOnly {
+                "write no file"
+            } else {
+                "write only beneath the working directory and $TMPDIR"
+            };
+            let confinement = format!(
+                "Commands are sandboxed ({}): they {writes}, read only system and listed directories, and {network} \
+                 use the network; a `Permission denied` or `Operation not permitted` outside them is the sandbox.",
+                mode.name()
+            );
+            Ok((Some(sandbox), confinement, tmp))
+        }
+        Err(err) => Ok((None, unconfined(&err, mode, config.allow_unsandboxed)?, tmp)),
+    }
+}
+
+/// What happens when the sandbox can't be made: the mount fails, or, if
+/// the plan allows it, a warning now and unconfined commands.
+fn unconfined(err: &amplifier_sandbox::SandboxError, mode: Mode, allowed: bool) -> ModuleResult<String> {
+    if !allowed {
+        return Err(invalid_config(format!(
+            "{err}, so `sandbox: {}` can't be enforced; set `allow_unsandboxed: true` to run commands unconfined \
+             anyway, or `sandbox: full-access`",
+            mode.name()
+        )));
+    }
+    tracing::warn!("tool-bash: {err}; commands run unconfined (allow_unsandboxed: true)");
+    Ok("Commands run unconfined (the sandbox is not available here).".into())
 }
 
 /// A failed result whose output is still the structured command output.

@@ -277,3 +277,131 @@ fn invalid_input_and_config_are_clear_errors() {
     let patterns = config(json!({"working_dir": dir.path(), "denied_commands": [" "]}));
     assert!(Bash::new(patterns).err().unwrap().message.contains("denied_commands: a command pattern is empty"));
 }
+
+/// stdout of a successful call, or a panic with the whole result.
+fn stdout(result: &ToolResult) -> String {
+    let output = result.output.as_ref().expect("an output");
+    output["stdout"].as_str().unwrap_or_default().to_owned()
+}
+
+fn stderr_of(result: &ToolResult) -> String {
+    result.output.as_ref().and_then(|o| o["stderr"].as_str()).unwrap_or_default().to_owned()
+}
+
+/// The escape corpus, through the tool as a model would call it, with the
+/// default config (`sandbox: workspace-write`, no network).
+#[test]
+fn sandboxed_commands_cannot_escape() {
+    let workspace = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let bash = tool(workspace.path(), json!({"safety_profile": "permissive"}));
+    assert!(bash.launch.sandbox.is_some(), "this kernel can't sandbox: {}", amplifier_sandbox::support().describe());
+
+    // Writing inside works, and so does $TMPDIR; outside, nothing is written or removed.
+    let inside = call(&bash, json!({"command": "echo hi > a.txt && mktemp && cat a.txt"}));
+    assert!(inside.success, "{inside:?}");
+    assert!(stdout(&inside).ends_with("hi\n"));
+    let target = outside.path().join("x");
+    std::fs::write(outside.path().join("keep"), "kept").unwrap();
+    for command in [
+        format!("echo no > {}", target.display()),
+        format!("rm -rf {}", outside.path().display()),
+        format!("cp a.txt {}/", outside.path().display()),
+        "echo no > ~/amplifier-escape-test".to_string(),
+    ] {
+        let result = call(&bash, json!({"command": command}));
+        assert!(!result.success, "`{command}` ran: {result:?}");
+    }
+    assert!(!target.exists());
+    assert_eq!(std::fs::read_to_string(outside.path().join("keep")).unwrap(), "kept");
+
+    // Secrets and the home directory stay unread; programs still run.
+    for command in ["cat /etc/shadow", "ls ~/", "ls ~/.ssh", &format!("cat {}/keep", outside.path().display())] {
+        let result = call(&bash, json!({"command": command}));
+        assert!(!result.success, "`{command}` ran: {result:?}");
+        assert!(stdout(&result).is_empty(), "`{command}` printed {}", stdout(&result));
+    }
+
+    // No network: a listener on 127.0.0.1 is out of reach.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let connect = call(&bash, json!({"command": format!("echo hi > /dev/tcp/127.0.0.1/{port}")}));
+    assert!(!connect.success);
+    assert!(stderr_of(&connect).contains("Operation not permitted"), "{connect:?}");
+
+    // Nothing leaves the process group, so nothing outlives the command.
+    let marker = workspace.path().join("survivor.pid");
+    let setsid =
+        call(&bash, json!({"command": format!("setsid bash -c 'echo $$ > {}; sleep 60' &", marker.display())}));
+    assert!(setsid.success, "{setsid:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!marker.exists(), "setsid started a process");
+    let nohup = call(
+        &bash,
+        json!({"command": format!("nohup bash -c 'echo $$ > {}; sleep 60' >/dev/null 2>&1 & sleep 0.5", marker.display())}),
+    );
+    assert!(nohup.success, "{nohup:?}");
+    assert_dies(read_pid(&marker));
+}
+
+#[test]
+fn commands_get_only_the_allowed_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    // Cargo gives every test process CARGO_PKG_NAME and friends: stand-ins for a key.
+    assert!(std::env::var_os("CARGO_PKG_NAME").is_some());
+    let bash = tool(dir.path(), json!({"inherit_env": ["CARGO_PKG_NAME"], "env": {"GREETING": "hi"}}));
+    let result = call(&bash, json!({"command": "env"}));
+    let mut names: Vec<String> =
+        stdout(&result).lines().filter_map(|l| l.split('=').next()).map(String::from).collect();
+    names.sort();
+    let mut allowed: Vec<&str> = amplifier_sandbox::env::INHERITED.to_vec();
+    // What bash sets itself, the configured ones and the private TMPDIR.
+    allowed.extend(["PWD", "SHLVL", "_", "OLDPWD", "CARGO_PKG_NAME", "GREETING", "TMPDIR"]);
+    for name in &names {
+        assert!(allowed.contains(&name.as_str()), "{name} reached the command");
+    }
+    assert!(names.iter().any(|n| n == "GREETING") && names.iter().any(|n| n == "CARGO_PKG_NAME"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "CARGO_MANIFEST_DIR"));
+}
+
+#[test]
+fn sandbox_modes_network_and_extra_paths() {
+    let workspace = tempfile::tempdir().unwrap();
+    let extra = tempfile::tempdir().unwrap();
+    std::fs::write(extra.path().join("data"), "shared").unwrap();
+    let read_only = tool(workspace.path(), json!({"sandbox": "read-only", "readable_paths": [extra.path()]}));
+    let result = call(&read_only, json!({"command": format!("cat {}/data && touch new", extra.path().display())}));
+    assert_eq!(stdout(&result), "shared");
+    assert!(!result.success && !workspace.path().join("new").exists());
+    assert!(read_only.spec().description.unwrap().contains("sandboxed (read-only)"));
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let writable = tool(
+        workspace.path(),
+        json!({"network": true, "writable_paths": [extra.path()], "safety_profile": "permissive"}),
+    );
+    let command = format!("echo hi > /dev/tcp/127.0.0.1/{port} && echo more >> {}/data", extra.path().display());
+    let result = call(&writable, json!({"command": command}));
+    assert!(result.success, "{result:?}");
+    assert_eq!(std::fs::read_to_string(extra.path().join("data")).unwrap(), "sharedmore\n");
+
+    let open = tool(workspace.path(), json!({"sandbox": "full-access"}));
+    assert!(open.launch.sandbox.is_none());
+    assert!(open.spec().description.unwrap().contains("unconfined"));
+}
+
+#[test]
+fn a_kernel_without_landlock_refuses_to_mount_unless_the_plan_accepts_it() {
+    use amplifier_sandbox::{SandboxError, Support};
+    let old_kernel = SandboxError::Unsupported(Support { landlock: None, seccomp: true });
+    let refused = crate::unconfined(&old_kernel, crate::Mode::WorkspaceWrite, false).unwrap_err();
+    assert_eq!(
+        refused.message,
+        "invalid config for tool-bash: cannot confine commands: this kernel has no Landlock (Linux 5.13 or later with \
+         `landlock` in its LSM list), so `sandbox: workspace-write` can't be enforced; set `allow_unsandboxed: true` \
+         to run commands unconfined anyway, or `sandbox: full-access`"
+    );
+    let accepted = crate::unconfined(&old_kernel, crate::Mode::ReadOnly, true).unwrap();
+    assert_eq!(accepted, "Commands run unconfined (the sandbox is not available here).");
+}

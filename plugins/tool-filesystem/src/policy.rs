@@ -184,6 +184,9 @@ impl Policy {
                 access.name()
             )));
         }
+        if access == Access::Read && exists {
+            hard_links_refused(&path, &described)?;
+        }
         Ok(Checked { path, exists, shown })
     }
 
@@ -200,6 +203,28 @@ impl Policy {
             Ok(rel) => rel.display().to_string(),
             Err(_) => path.display().to_string(),
         }
+    }
+}
+
+/// A regular file with more than one hard link may be the same file as one
+/// outside the allowed roots (a link made to `/etc/shadow` or `~/.ssh/…`),
+/// and nothing tells where its other names are: it is not read.
+pub fn has_other_links(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.is_file() && meta.nlink() > 1
+}
+
+fn hard_links_refused(path: &Path, described: &str) -> Result<(), ToolError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if has_other_links(&meta) => {
+            use std::os::unix::fs::MetadataExt;
+            Err(ToolError::denied(format!(
+                "{described} has {} hard links, and its other names may lie outside the allowed paths; \
+                 files with more than one link are not read",
+                meta.nlink()
+            )))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -378,6 +403,18 @@ mod tests {
         let err = policy.check("dangling", Access::Write).unwrap_err();
         assert!(err.message.contains("symlink whose target does not exist"), "{err}");
         assert!(policy.check("dangling/x", Access::Write).is_err());
+    }
+
+    #[test]
+    fn hard_links_are_not_read() {
+        let f = fixture();
+        let policy = Policy::rooted(&f.root);
+        fs::hard_link(f.base.join("outside.txt"), f.root.join("linked.txt")).unwrap();
+        let err = refused(&policy, "linked.txt", Access::Read);
+        assert!(err.starts_with("`linked.txt` (resolves to") && err.contains("has 2 hard links"), "{err}");
+        // Writing replaces the file (a new inode), which never reaches the other name.
+        policy.check("linked.txt", Access::Write).unwrap();
+        policy.check("sub/inside.txt", Access::Read).unwrap();
     }
 
     #[test]

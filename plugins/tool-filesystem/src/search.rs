@@ -13,7 +13,7 @@ use ignore::{Walk, WalkBuilder};
 use serde::Deserialize;
 
 use crate::files::{looks_binary, BINARY_SNIFF_BYTES};
-use crate::policy::{Access, Checked, Policy, ToolError};
+use crate::policy::{has_other_links, Access, Checked, Policy, ToolError};
 
 /// Most paths `glob` returns.
 pub const MAX_GLOB_RESULTS: usize = 1000;
@@ -161,6 +161,9 @@ pub fn grep(policy: &Policy, input: GrepInput) -> Result<String, ToolError> {
     for entry in walk(policy, &checked.path).filter_map(Result::ok) {
         // Regular files only: a symlink is not followed (its target may lie outside).
         if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        if entry.metadata().map_or(true, |meta| has_other_links(&meta)) {
             continue;
         }
         let path = entry.path();
@@ -351,5 +354,14 @@ mod tests {
         assert_eq!(out, "[no matches for `secret` under `.`]");
         // The link's name may be listed (reading it is checked), never what is behind a linked directory.
         assert_eq!(globbed(&f.policy, "**/*.txt", None), "secret-link.txt");
+    }
+
+    #[test]
+    fn grep_skips_files_with_other_hard_links() {
+        let f = fixture();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("shadow"), "root:secret-hash").unwrap();
+        fs::hard_link(outside.path().join("shadow"), f.root.join("copy")).unwrap();
+        assert_eq!(grepped(&f.policy, "secret-hash", |_| {}).unwrap(), "[no matches for `secret-hash` under `.`]");
     }
 }

@@ -227,13 +227,8 @@ impl Server {
         cwd: Option<&str>,
     ) -> Result<TokioChildProcess, String> {
         let mut cmd = tokio::process::Command::new(command);
-        cmd.args(args).env_clear();
-        for key in INHERITED_ENV {
-            if let Some(value) = std::env::var_os(key) {
-                cmd.env(key, value);
-            }
-        }
-        cmd.envs(env);
+        cmd.args(args);
+        amplifier_sandbox::env::apply(cmd.as_std_mut(), INHERITED_ENV.iter().copied(), env);
         if let Some(cwd) = cwd {
             cmd.current_dir(cwd);
         }

@@ -23,7 +23,7 @@ mod wrappers;
 use crate::split::{split, SimpleCommand};
 use paths::{basename, is_device, normalize_absolute};
 pub use pattern::Pattern;
-use rules::{download_to_shell, is_fork_bomb};
+use rules::{fork_bomb, piped_to_shell};
 pub use rules::{Profile, Rule};
 pub use wrappers::{expand, Expanded};
 
@@ -82,10 +82,12 @@ impl Policy {
     }
 
     fn check_denials(&self, line: &str, depth: usize) -> Result<(), String> {
-        if self.profile.applies(Rule::ForkBomb) && is_fork_bomb(line) {
-            return Err(self.profile_denial(Rule::ForkBomb, line));
-        }
         let commands = self.parse(line, depth)?;
+        if self.profile.applies(Rule::ForkBomb) {
+            if let Some(definition) = fork_bomb(line) {
+                return Err(self.profile_denial(Rule::ForkBomb, &definition));
+            }
+        }
         for command in &commands {
             if self.profile.applies(Rule::WriteDevice) {
                 for redirect in &command.redirects {
@@ -104,9 +106,9 @@ impl Policy {
                 self.check_denials(nested, depth + 1)?;
             }
         }
-        if self.profile.applies(Rule::DownloadToShell) {
-            if let Some(shown) = download_to_shell(&commands) {
-                return Err(self.profile_denial(Rule::DownloadToShell, &shown));
+        if self.profile.applies(Rule::PipeToShell) {
+            if let Some(shown) = piped_to_shell(&commands) {
+                return Err(self.profile_denial(Rule::PipeToShell, &shown));
             }
         }
         Ok(())

@@ -1,0 +1,203 @@
+//! Landlock, seccomp and rlimits, prepared in the parent, applied in the child.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+use landlock::{Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI};
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+};
+
+use crate::{expand_home, Policy, SandboxError, Support, DEVICES, READABLE_DEVICES, SECRET_PATHS, SYSTEM_PATHS};
+
+/// The newest Landlock ABI this crate asks for; older kernels get what
+/// they support of it (best effort), newer ones nothing more.
+const LANDLOCK_ABI: ABI = ABI::V6;
+
+pub fn support() -> Support {
+    // SAFETY: with a null attribute and the VERSION flag, the call only
+    // returns the ABI version (or fails); it touches no memory.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32, // LANDLOCK_CREATE_RULESET_VERSION
+        )
+    };
+    // SAFETY: PR_GET_SECCOMP has no arguments and touches no memory.
+    let seccomp = unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) } >= 0;
+    Support { landlock: u32::try_from(abi).ok().filter(|&abi| abi > 0), seccomp }
+}
+
+/// The kernel objects of a [`Policy`]: owned by the parent, used by every
+/// child it confines.
+#[derive(Debug)]
+pub struct Prepared {
+    ruleset: OwnedFd,
+    seccomp: BpfProgram,
+    max_processes: Option<libc::rlimit>,
+}
+
+impl Prepared {
+    pub fn new(policy: &Policy) -> Result<Prepared, SandboxError> {
+        let prepare = |what: &str, err: &dyn std::fmt::Display| SandboxError::Prepare(format!("{what}: {err}"));
+        let home = std::env::var_os("HOME").map(PathBuf::from).filter(|home| home.is_absolute());
+        let mut hidden: Vec<PathBuf> =
+            SECRET_PATHS.iter().filter_map(|path| expand_home(path, home.as_deref())).collect();
+        hidden.extend(policy.hidden.iter().cloned());
+        // `/dev` holds the disks: only the listed devices are ever opened.
+        hidden.push(PathBuf::from("/dev"));
+        let hidden: Vec<PathBuf> = hidden.iter().filter_map(|path| path.canonicalize().ok()).collect();
+
+        let mut read_roots: Vec<PathBuf> = if policy.read_everywhere {
+            vec![PathBuf::from("/")]
+        } else {
+            let mut roots: Vec<PathBuf> = SYSTEM_PATHS.iter().map(PathBuf::from).collect();
+            if let Some(path) = std::env::var_os("PATH") {
+                roots.extend(std::env::split_paths(&path).filter(|dir| dir.is_absolute()));
+            }
+            roots.extend(policy.readable.iter().cloned());
+            roots
+        };
+        read_roots.extend(policy.writable.iter().cloned());
+        let mut readable = Vec::new();
+        for root in &read_roots {
+            grant(root, &hidden, &mut readable);
+        }
+        let mut writable = Vec::new();
+        for root in &policy.writable {
+            grant(root, &hidden, &mut writable);
+        }
+        let devices_read: Vec<&str> = READABLE_DEVICES.to_vec();
+        let devices_write: Vec<&str> = DEVICES.to_vec();
+
+        let read = AccessFs::from_read(LANDLOCK_ABI);
+        let all = AccessFs::from_all(LANDLOCK_ABI);
+        let ruleset = Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(all)
+            .and_then(|ruleset| ruleset.scope(Scope::Signal | Scope::AbstractUnixSocket))
+            .and_then(|ruleset| ruleset.create())
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&readable, read)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&devices_read, read)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&writable, all)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&devices_write, all)))
+            .map_err(|err| prepare("Landlock ruleset", &err))?;
+        let ruleset: Option<OwnedFd> = ruleset.into();
+        let ruleset = ruleset.ok_or_else(|| SandboxError::Unsupported(support()))?;
+
+        let seccomp = seccomp_program(policy.network).map_err(|err| prepare("seccomp filter", &err))?;
+        let max_processes = policy.max_processes.map(|limit| libc::rlimit { rlim_cur: limit, rlim_max: limit });
+        Ok(Prepared { ruleset, seccomp, max_processes })
+    }
+
+    /// Runs in the child between `fork` and `exec`: system calls only.
+    pub fn apply(&self) -> io::Result<()> {
+        // SAFETY: each call gets valid pointers to memory `self` owns or to
+        // the stack, or plain integers; none of them allocates.
+        unsafe {
+            drop_capabilities()?;
+            if let Some(limit) = &self.max_processes {
+                if libc::setrlimit(libc::RLIMIT_NPROC, limit) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::syscall(libc::SYS_landlock_restrict_self, self.ruleset.as_raw_fd(), 0u32) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        seccompiler::apply_filter(&self.seccomp).map_err(|_| io::Error::last_os_error())
+    }
+}
+
+/// Leaves the command no capabilities, for good: root keeps its uid but
+/// loses what makes it root (loading kernel modules, reading any file,
+/// tracing any process), and `exec` can't give them back.
+///
+/// # Safety
+/// System calls only, on stack memory.
+unsafe fn drop_capabilities() -> io::Result<()> {
+    const SECBIT_NOROOT: libc::c_ulong = 1 << 0;
+    const SECBIT_NOROOT_LOCKED: libc::c_ulong = 1 << 1;
+    const SECBIT_NO_SETUID_FIXUP: libc::c_ulong = 1 << 2;
+    const SECBIT_NO_SETUID_FIXUP_LOCKED: libc::c_ulong = 1 << 3;
+    const SECBIT_KEEP_CAPS_LOCKED: libc::c_ulong = 1 << 5;
+    const LINUX_CAPABILITY_VERSION_3: u32 = 0x2008_0522;
+    const CAP_LAST: libc::c_ulong = 63;
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    // These need CAP_SETPCAP: a process without it has no bounding set or
+    // root semantics worth removing, so their failure is no failure.
+    let bits = SECBIT_NOROOT
+        | SECBIT_NOROOT_LOCKED
+        | SECBIT_NO_SETUID_FIXUP
+        | SECBIT_NO_SETUID_FIXUP_LOCKED
+        | SECBIT_KEEP_CAPS_LOCKED;
+    libc::prctl(libc::PR_SET_SECUREBITS, bits, 0, 0, 0);
+    for cap in 0..=CAP_LAST {
+        libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+    }
+    libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    let header = Header { version: LINUX_CAPABILITY_VERSION_3, pid: 0 };
+    let none =
+        [Data { effective: 0, permitted: 0, inheritable: 0 }, Data { effective: 0, permitted: 0, inheritable: 0 }];
+    // Lowering one's own capabilities is always allowed.
+    if libc::syscall(libc::SYS_capset, &header, none.as_ptr()) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Adds `root` to `out`, or, when a `hidden` path lies beneath it, each of
+/// its entries but the hidden ones (recursively). Symbolic links among the
+/// entries are skipped: a rule on one would open its target, which may be
+/// a hidden file.
+fn grant(root: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
+    let Ok(root) = root.canonicalize() else { return };
+    if hidden.iter().any(|hidden| root.starts_with(hidden)) {
+        return;
+    }
+    if !hidden.iter().any(|hidden| hidden.starts_with(&root)) {
+        out.push(root);
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(&root) else { return };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|kind| !kind.is_symlink()) {
+            grant(&entry.path(), hidden, out);
+        }
+    }
+}
+
+/// Denies (`EPERM`) `setsid` and `setpgid`, so the process group holds the
+/// whole tree, and, without `network`, sockets of any family but
+/// `AF_UNIX`, and `io_uring`, whose operations seccomp cannot see.
+fn seccomp_program(network: bool) -> Result<BpfProgram, seccompiler::BackendError> {
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    rules.insert(libc::SYS_setsid, vec![]);
+    rules.insert(libc::SYS_setpgid, vec![]);
+    if !network {
+        let not_unix = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, libc::AF_UNIX as u64)?;
+        rules.insert(libc::SYS_socket, vec![SeccompRule::new(vec![not_unix])?]);
+        for call in [libc::SYS_io_uring_setup, libc::SYS_io_uring_enter, libc::SYS_io_uring_register] {
+            rules.insert(call, vec![]);
+        }
+    }
+    let arch = std::env::consts::ARCH.try_into()?;
+    SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(libc::EPERM as u32), arch)?.try_into()
+}

@@ -1,0 +1,142 @@
+//! Commands confined by a real sandbox on this kernel: each escape must fail.
+
+#![cfg(target_os = "linux")]
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use amplifier_sandbox::{support, Policy, Sandbox};
+
+fn sandbox(workspace: &Path, network: bool) -> Sandbox {
+    assert!(support().is_enforceable(), "this test needs Landlock and seccomp: {}", support().describe());
+    Sandbox::new(Policy { writable: vec![workspace.to_path_buf()], network, ..Policy::default() }).expect("sandbox")
+}
+
+fn run(sandbox: &Sandbox, dir: &Path, script: &str) -> Output {
+    let mut command = Command::new("bash");
+    command.arg("-c").arg(script).current_dir(dir);
+    sandbox.confine(&mut command);
+    command.output().expect("bash starts")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn writes_land_only_in_the_workspace() {
+    let workspace = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(workspace.path(), false);
+    let inside = run(&sandbox, workspace.path(), "echo kept > note.txt && mkdir -p a/b && echo x > a/b/c && rm a/b/c");
+    assert!(inside.status.success(), "{}", stderr(&inside));
+    assert_eq!(std::fs::read_to_string(workspace.path().join("note.txt")).unwrap(), "kept\n");
+
+    let target = outside.path().join("escaped.txt");
+    let escape = run(&sandbox, workspace.path(), &format!("echo no > '{}'", target.display()));
+    assert!(!escape.status.success());
+    assert!(stderr(&escape).contains("Permission denied"), "{}", stderr(&escape));
+    assert!(!target.exists());
+
+    let linked =
+        run(&sandbox, workspace.path(), &format!("ln -s '{}' out && echo no > out/x", outside.path().display()));
+    assert!(!linked.status.success());
+    assert!(!outside.path().join("x").exists());
+    let removed = run(&sandbox, workspace.path(), &format!("rm -rf '{}'", outside.path().display()));
+    assert!(!removed.status.success());
+    assert!(outside.path().exists());
+}
+
+#[test]
+fn secrets_and_unlisted_directories_cannot_be_read() {
+    let workspace = tempfile::tempdir().unwrap();
+    let private = tempfile::tempdir().unwrap();
+    std::fs::write(private.path().join("id_ed25519"), "secret key").unwrap();
+    let sandbox = sandbox(workspace.path(), false);
+    let read = run(&sandbox, workspace.path(), &format!("cat '{}/id_ed25519'", private.path().display()));
+    assert!(!read.status.success());
+    assert!(!String::from_utf8_lossy(&read.stdout).contains("secret"));
+    if Path::new("/etc/shadow").exists() {
+        let shadow = run(&sandbox, workspace.path(), "cat /etc/shadow");
+        assert!(!shadow.status.success(), "/etc/shadow was read");
+    }
+    // Programs and their configuration still work.
+    let tools = run(&sandbox, workspace.path(), "ls /usr/bin >/dev/null && grep -q root /etc/passwd && echo ok");
+    assert_eq!(String::from_utf8_lossy(&tools.stdout), "ok\n", "{}", stderr(&tools));
+}
+
+#[test]
+fn read_everywhere_still_hides_the_hidden_paths() {
+    let workspace = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let vault = elsewhere.path().join("vault");
+    std::fs::create_dir(&vault).unwrap();
+    std::fs::write(vault.join("token"), "secret").unwrap();
+    std::fs::write(elsewhere.path().join("notes"), "public").unwrap();
+    let policy = Policy {
+        writable: vec![workspace.path().to_path_buf()],
+        read_everywhere: true,
+        hidden: vec![vault.clone()],
+        ..Policy::default()
+    };
+    let sandbox = Sandbox::new(policy).unwrap();
+    let public = run(&sandbox, workspace.path(), &format!("cat '{}/notes'", elsewhere.path().display()));
+    assert_eq!(String::from_utf8_lossy(&public.stdout), "public");
+    let secret = run(&sandbox, workspace.path(), &format!("cat '{}/token'", vault.display()));
+    assert!(!secret.status.success());
+    let disk = run(&sandbox, workspace.path(), "ls /dev/ | head -1; cat /dev/urandom | head -c 4 | wc -c");
+    assert_eq!(String::from_utf8_lossy(&disk.stdout).trim(), "4", "{}", stderr(&disk));
+}
+
+#[test]
+fn the_network_is_closed_unless_allowed() {
+    let workspace = tempfile::tempdir().unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let connect = format!("exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected");
+    let closed = run(&sandbox(workspace.path(), false), workspace.path(), &connect);
+    assert!(!closed.status.success());
+    assert!(stderr(&closed).contains("not permitted"), "{}", stderr(&closed));
+    let open = run(&sandbox(workspace.path(), true), workspace.path(), &connect);
+    assert_eq!(String::from_utf8_lossy(&open.stdout), "connected\n", "{}", stderr(&open));
+    // AF_UNIX stays usable: programs talk to their own helpers over socketpairs.
+    let unix = run(
+        &sandbox(workspace.path(), false),
+        workspace.path(),
+        "perl -MSocket -e 'socketpair(my $a, my $b, AF_UNIX, SOCK_STREAM, 0) or die \"$!\"; print 1, \"\\n\"'",
+    );
+    assert_eq!(String::from_utf8_lossy(&unix.stdout), "1\n", "{}", stderr(&unix));
+}
+
+#[test]
+fn root_loses_its_capabilities() {
+    let workspace = tempfile::tempdir().unwrap();
+    let status =
+        run(&sandbox(workspace.path(), false), workspace.path(), "grep -E '^Cap(Prm|Eff|Bnd|Amb)' /proc/self/status");
+    let text = String::from_utf8_lossy(&status.stdout).into_owned();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    for line in text.lines() {
+        assert!(line.ends_with("0000000000000000"), "{line}");
+    }
+}
+
+#[test]
+fn nothing_leaves_the_process_group_or_signals_outside() {
+    let workspace = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(workspace.path(), false);
+    let setsid = run(&sandbox, workspace.path(), "setsid sleep 100");
+    assert!(!setsid.status.success());
+    assert!(stderr(&setsid).contains("not permitted"), "{}", stderr(&setsid));
+    let setpgid = run(&sandbox, workspace.path(), "perl -e 'setpgrp(0, 0) or die \"setpgid: $!\\n\"'");
+    assert_eq!(stderr(&setpgid), "setpgid: Operation not permitted\n");
+
+    // The parent (this test, dumpable) is outside the sandbox: it can't be
+    // signalled, nor its environment read.
+    let me = std::process::id();
+    let kill = run(&sandbox, workspace.path(), &format!("kill -0 {me}"));
+    assert!(!kill.status.success(), "a confined command could signal its parent");
+    let environ = run(&sandbox, workspace.path(), &format!("cat /proc/{me}/environ"));
+    assert!(!environ.status.success());
+    assert!(environ.stdout.is_empty());
+}
