@@ -1,7 +1,8 @@
 //! Project automation, run as `cargo xtask <command>` (the alias lives in
 //! `.cargo/config.toml`).
 //!
-//! - `bench [W1|W2|W3|W4|local-llm]...`: the performance report (see `bench.rs`).
+//! - `bench [W1|W2|W3|W4|W5|local-llm]...`: the performance report (see `bench.rs`).
+//! - `fuzz [TARGET]... [--runs N]`: the libFuzzer targets of `fuzz/` (see `fuzz.rs`).
 //! - `docs`: writes the generated reference pages, `docs/reference/` (see
 //!   `docs.rs`; the CLI's in `cli_reference.rs`).
 //! - `tidy`: fails when the documentation names paths, links or generated
@@ -13,6 +14,7 @@
 mod bench;
 mod cli_reference;
 mod docs;
+mod fuzz;
 mod imports;
 mod tidy;
 
@@ -20,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|local-llm]...
+const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm]...
+       cargo xtask fuzz [plan|ops|run_request|hub_frame]... [--runs N]
        cargo xtask docs
        cargo xtask tidy
 
@@ -29,11 +32,20 @@ bench: the performance report
   W2  1000 sequential tool calls with 5 hook plugins on every event
   W3  hook emit with 5 handlers, in-process and across the plugin ABI
   W4  context-simple with 10000 messages: adds and a compacted request view
+  W5  `bash -c true` as tool-bash spawns it, unconfined and sandboxed
   local-llm  provider-local vs the same model in llama.cpp's server (xllamacpp):
              decode tokens/s and time to first token (builds llama.cpp, pulls
              491 MB; not part of the default set)
-  With no workload named, W1 to W4 run. The report is a measurement, not a
+  With no workload named, W1 to W5 run. The report is a measurement, not a
   test: nothing fails because something is slow.
+
+fuzz: builds fuzz/ with libFuzzer coverage instrumentation (stable Rust, no
+  sanitizer) and runs each target N times (default 1000000) on its corpus:
+  plan         the mount-plan parser
+  ops          every host and plugin operation's parameters (JSON round trip)
+  run_request  the body of `amplifier serve`'s POST /v1/runs
+  hub_frame    a frame a remote service sends the service hub
+  A crash is kept in fuzz/artifacts/<target>/; exit 1 if any target crashed.
 
 docs: writes docs/reference/ (modules from plugins/*/amplifier.toml, events
   from crates/protocol, the CLI rendered from the JSON command tree of
@@ -54,6 +66,7 @@ fn main() -> ExitCode {
         }
         #[cfg(not(feature = "bench"))]
         Some((command, _)) if command == "bench" => Err("xtask was built without its `bench` feature".into()),
+        Some((command, rest)) if command == "fuzz" => fuzz::run(&root(), rest),
         Some((command, rest)) if command == "docs" && rest.is_empty() => write_docs(),
         Some((command, rest)) if command == "tidy" && rest.is_empty() => tidy(),
         Some((command, _)) if matches!(command.as_str(), "help" | "-h" | "--help") => {

@@ -125,49 +125,6 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
     json_response(status, json!({"error": message.into()}))
 }
 
-/// Checks a run request and fills in its `threadId`.
-fn validate(body: &[u8]) -> Result<(serde_json::Map<String, Value>, String), String> {
-    let Ok(Value::Object(mut request)) = serde_json::from_slice::<Value>(body) else {
-        return Err(
-            "the body must be a JSON object: {mode, objective, constraints?, threadId?, userId?, agent?}".into()
-        );
-    };
-    let mode = request.get("mode").map(|m| m.as_str().unwrap_or("?")).unwrap_or("app").to_owned();
-    if mode != "app" && mode != "chat" {
-        return Err(format!("`mode` must be \"app\" or \"chat\", not {}", request["mode"]));
-    }
-    let objective = request.get("objective").or_else(|| request.get("message")).and_then(Value::as_str);
-    if objective.is_none_or(|o| o.trim().is_empty()) {
-        return Err("`objective` (or `message` in chat mode) must be a non-empty string".into());
-    }
-    if let Some(constraints) = request.get("constraints") {
-        if !constraints.is_object() {
-            return Err("`constraints` must be an object".into());
-        }
-    }
-    let thread = match request.get("threadId") {
-        None | Some(Value::Null) => format!("thread_{}", &sse::correlation_id()[4..]),
-        Some(Value::String(id)) if amplifier_protocol::runs::valid_id(id) => id.clone(),
-        Some(other) => {
-            return Err(format!(
-                "`threadId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
-            ))
-        }
-    };
-    match request.get("userId") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(id)) if amplifier_protocol::runs::valid_id(id) => {}
-        Some(other) => {
-            return Err(format!(
-            "`userId` {other} is not valid: use letters, digits, `-`, `_` and `.` (at most 128, not starting with `.`)"
-        ))
-        }
-    }
-    request.insert("threadId".into(), json!(thread));
-    request.insert("mode".into(), json!(mode));
-    Ok((request, thread))
-}
-
 /// Frames into the response body's channel; a closed channel (the client
 /// left) cancels the run.
 struct ChannelSink {
@@ -205,7 +162,8 @@ async fn start_run(State(app): State<Arc<App>>, body: Body) -> Response {
         Ok(body) => body,
         Err((status, message)) => return error(status, message),
     };
-    let (mut request, thread) = match validate(&body) {
+    let new_thread = || format!("thread_{}", &sse::correlation_id()[4..]);
+    let (mut request, thread) = match amplifier_protocol::runs::parse_request(&body, new_thread) {
         Ok(valid) => valid,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
@@ -290,28 +248,5 @@ async fn get_run(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Res
         Ok(Ok((thread, None))) => error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`")),
         Ok(Err(err)) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
         Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn requests_are_checked_and_get_a_thread_id() {
-        let (request, thread) = validate(br#"{"objective": "x"}"#).unwrap();
-        assert!(thread.starts_with("thread_"));
-        assert_eq!(request["threadId"], thread.as_str());
-        assert_eq!(request["mode"], "app");
-        let (_, thread) = validate(br#"{"mode": "chat", "message": "hi", "threadId": "t-1"}"#).unwrap();
-        assert_eq!(thread, "t-1");
-        for bad in [
-            &b"[]"[..],
-            br#"{"objective": ""}"#,
-            br#"{"mode": "x", "objective": "o"}"#,
-            br#"{"objective": "o", "threadId": "../x"}"#,
-        ] {
-            assert!(validate(bad).is_err(), "{}", String::from_utf8_lossy(bad));
-        }
     }
 }
