@@ -404,7 +404,9 @@ fn a_run_killed_after_any_step_resumes_and_gives_the_same_bundle() {
         let planner_before = read_lines(&dir.path().join("planner-requests.jsonl")).len();
         let (killed, frames) =
             run_sse(dir.path(), &app_request(&thread), &[("AMPLIFIER_PLAN_STOP_AFTER_STEP", &step.to_string())]);
-        assert_eq!(killed.status.code(), Some(86), "killed after step {step}: {}", stderr(&killed));
+        // The crash point calls exit(86) inside the plugin: a crash, status 70.
+        assert_eq!(killed.status.code(), Some(70), "killed after step {step}: {}", stderr(&killed));
+        assert!(stderr(&killed).contains("amplifier: exit(86) called in plugin library "), "{}", stderr(&killed));
         assert!(!events(&frames).contains(&"complete"));
         assert_eq!(handoffs(&frames, "occurred").len(), step);
         let state = stored_state(dir.path(), &thread);

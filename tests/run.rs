@@ -126,6 +126,42 @@ fn a_panicking_tool_becomes_an_error_result_and_the_run_goes_on() {
     assert_eq!(lines.last().unwrap()["data"]["response"], "recovered");
 }
 
+/// A native crash can't be caught in-process, but it is named: the line
+/// says which signal and which plugin library, and the process still dies
+/// of the signal. A plugin's `exit(0)` is a crash too, never a success.
+#[test]
+fn a_native_crash_or_exit_in_a_plugin_names_the_library() {
+    use std::os::unix::process::ExitStatusExt;
+    let library = format!("libtool_panics.{}", if cfg!(target_os = "macos") { "dylib" } else { "so" });
+    for (how, signal) in [("segfault", Some(libc::SIGSEGV)), ("abort", Some(libc::SIGABRT)), ("exit", None)] {
+        let dir = tempfile::tempdir().unwrap();
+        let script =
+            format!(r#"[{{tool_calls: [{{name: crash, arguments: {{how: {how}}}}}]}}, {{text: "unreachable"}}]"#);
+        let plan = plan_yaml(
+            &scripted(&script),
+            &format!("  - {{module: tool-panics, source: \"{}\"}}", fixture("tool-panics")),
+            "  []",
+        );
+        std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+        let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "go"]).output().unwrap();
+        let err = stderr(&output);
+        assert!(!output.status.success(), "{how}: the run succeeded");
+        assert_eq!(output.status.signal(), signal, "{how}: {:?}\n{err}", output.status);
+        let line =
+            err.lines().find(|l| l.starts_with("amplifier: ")).unwrap_or_else(|| panic!("{how}: no report\n{err}"));
+        assert!(line.contains(" in plugin library ") && line.contains(&library), "{how}: {line}");
+        match how {
+            "segfault" => assert!(line.starts_with("amplifier: SIGSEGV (segmentation fault) in plugin library ")),
+            "abort" => assert!(line.starts_with("amplifier: SIGABRT (abort) in plugin library ")),
+            _ => {
+                assert!(line.starts_with("amplifier: exit(0) called in plugin library "), "{line}");
+                assert_eq!(output.status.code(), Some(70));
+            }
+        }
+        assert!(!stdout(&output).contains("unreachable"));
+    }
+}
+
 #[test]
 fn a_module_that_panics_at_mount_fails_loud_unless_partial_is_allowed() {
     let dir = tempfile::tempdir().unwrap();

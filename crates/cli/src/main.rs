@@ -122,6 +122,10 @@ fn main() -> ExitCode {
     }
     amplifier_loader::builtin::register(amplifier_builtins::MODULES);
     let cli = Cli::parse();
+    // After clap, which exits on `--help`: a native crash or an exit()
+    // inside a plugin library now names the library.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    amplifier_loader::crash::install();
     let _exporter = init_logging(
         cli.verbose,
         #[cfg(feature = "otlp")]

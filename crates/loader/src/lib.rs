@@ -13,6 +13,8 @@
 pub mod adapters;
 pub mod builder;
 pub mod builtin;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub mod crash;
 pub mod git;
 pub mod host_service;
 pub mod library;

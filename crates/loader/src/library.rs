@@ -115,6 +115,8 @@ fn check_stamp(path: &Path, module: &str) -> Result<(), LibraryError> {
         Err(source) => return Err(LibraryError::Open { module, path, source }),
     };
     let library: &'static libloading::Library = Box::leak(Box::new(library));
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    crate::crash::register_library(&path);
     // SAFETY: the symbol, when present, is a `#[repr(C)] AbiStamp` static
     // emitted by `export_module!`; we check its magic before trusting the rest.
     let stamp: AbiStamp = unsafe {
