@@ -67,9 +67,19 @@ pub fn install() {
 }
 
 /// Records a plugin library the loader opened, so a crash inside it can be
-/// named.
+/// named; once per path, however often it is opened (a server opens its
+/// plugins for every session).
 pub fn register_library(path: &Path) {
     let Ok(path) = CString::new(path.as_os_str().as_bytes()) else { return };
+    let registered = LIBRARY_COUNT.load(Ordering::Acquire).min(MAX_LIBRARIES);
+    // SAFETY: registered paths are leaked CStrings, never freed.
+    let known = |slot: &AtomicPtr<c_char>| {
+        let known = slot.load(Ordering::Acquire);
+        !known.is_null() && unsafe { CStr::from_ptr(known) } == path.as_c_str()
+    };
+    if LIBRARIES[..registered].iter().any(known) {
+        return;
+    }
     let slot = LIBRARY_COUNT.fetch_add(1, Ordering::AcqRel);
     if slot < MAX_LIBRARIES {
         LIBRARIES[slot].store(path.into_raw(), Ordering::Release);
@@ -185,11 +195,27 @@ fn format_int(value: c_int, buffer: &mut [u8; 12]) -> &[u8] {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_library_opened_twice_is_registered_once() {
+        let path = Path::new("/nonexistent/amplifier-crash-test/libtwice.so");
+        register_library(path);
+        register_library(path);
+        let registered = LIBRARY_COUNT.load(Ordering::Acquire).min(MAX_LIBRARIES);
+        let named = |slot: &AtomicPtr<c_char>| {
+            let known = slot.load(Ordering::Acquire);
+            // SAFETY: registered paths are leaked CStrings, never freed.
+            !known.is_null() && unsafe { CStr::from_ptr(known) }.to_bytes() == path.as_os_str().as_bytes()
+        };
+        assert_eq!(LIBRARIES[..registered].iter().filter(|slot| named(slot)).count(), 1);
+    }
+
     #[test]
     fn integers_are_written_without_allocating() {
         let mut buffer = [0u8; 12];
-        assert_eq!(super::format_int(0, &mut buffer), b"0");
-        assert_eq!(super::format_int(70, &mut buffer), b"70");
-        assert_eq!(super::format_int(i32::MIN, &mut buffer), b"-2147483648");
+        assert_eq!(format_int(0, &mut buffer), b"0");
+        assert_eq!(format_int(70, &mut buffer), b"70");
+        assert_eq!(format_int(i32::MIN, &mut buffer), b"-2147483648");
     }
 }

@@ -157,7 +157,6 @@ pub enum SandboxError {
 pub struct Sandbox {
     #[cfg(target_os = "linux")]
     inner: std::sync::Arc<linux::Prepared>,
-    policy: Policy,
 }
 
 impl Sandbox {
@@ -170,17 +169,13 @@ impl Sandbox {
         #[cfg(target_os = "linux")]
         {
             let inner = std::sync::Arc::new(linux::Prepared::new(&policy)?);
-            Ok(Sandbox { inner, policy })
+            Ok(Sandbox { inner })
         }
         #[cfg(not(target_os = "linux"))]
         {
             let _ = policy;
             Err(SandboxError::Unsupported(support))
         }
-    }
-
-    pub fn policy(&self) -> &Policy {
-        &self.policy
     }
 
     /// Makes `command` confine its child before `exec`; if confining fails
@@ -201,8 +196,9 @@ impl Sandbox {
     }
 }
 
-/// `~/rest` with the home directory, or the path as it is.
-pub(crate) fn expand_home(path: &str, home: Option<&std::path::Path>) -> Option<PathBuf> {
+/// `~/rest` with the home directory (`None` without one), or the path as
+/// it is.
+pub fn expand_home(path: &str, home: Option<&std::path::Path>) -> Option<PathBuf> {
     match path.strip_prefix("~/") {
         Some(rest) => home.map(|home| home.join(rest)),
         None => Some(PathBuf::from(path)),

@@ -71,9 +71,6 @@ impl Prepared {
         for root in &policy.writable {
             grant(root, &hidden, &mut writable);
         }
-        let devices_read: Vec<&str> = READABLE_DEVICES.to_vec();
-        let devices_write: Vec<&str> = DEVICES.to_vec();
-
         let read = AccessFs::from_read(LANDLOCK_ABI);
         let all = AccessFs::from_all(LANDLOCK_ABI);
         let ruleset = Ruleset::default()
@@ -82,9 +79,9 @@ impl Prepared {
             .and_then(|ruleset| ruleset.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|ruleset| ruleset.create())
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&readable, read)))
-            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&devices_read, read)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(READABLE_DEVICES, read)))
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&writable, all)))
-            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&devices_write, all)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(DEVICES, all)))
             .map_err(|err| prepare("Landlock ruleset", &err))?;
         let ruleset: Option<OwnedFd> = ruleset.into();
         let ruleset = ruleset.ok_or_else(|| SandboxError::Unsupported(support()))?;

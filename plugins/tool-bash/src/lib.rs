@@ -248,10 +248,10 @@ impl Bash {
             return Err(invalid_config("max_output_chars must be at least 1"));
         }
         let home = std::env::var("HOME").ok().filter(|h| h.starts_with('/'));
+        let mut env = config.env.clone();
+        let (sandbox, confinement, tmp) = confine(&config, &cwd, home.as_deref(), &working_dir, &mut env)?;
         let policy = Policy::new(config.safety_profile, &config.allowed_commands, &config.denied_commands, home)
             .map_err(invalid_config)?;
-        let mut env = config.env.clone();
-        let (sandbox, confinement, tmp) = confine(&config, &cwd, &working_dir, &mut env)?;
         let mut inherit_env: Vec<String> = amplifier_sandbox::env::INHERITED.iter().map(|&key| key.into()).collect();
         inherit_env.extend(config.inherit_env);
         Ok(Bash {
@@ -357,6 +357,7 @@ impl Bash {
 fn confine(
     config: &Config,
     cwd: &Path,
+    home: Option<&str>,
     working_dir: &Path,
     env: &mut BTreeMap<String, String>,
 ) -> ModuleResult<(Option<Sandbox>, String, Option<tempfile::TempDir>)> {
@@ -364,11 +365,10 @@ fn confine(
     if mode == Mode::FullAccess {
         return Ok((None, "Commands run unconfined (sandbox: full-access).".into(), None));
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).filter(|home| home.is_absolute());
-    let resolve = |path: &String| match (path.strip_prefix("~/"), &home) {
-        (Some(rest), Some(home)) => Ok(home.join(rest)),
-        (Some(_), None) => Err(invalid_config(format!("`{path}` needs HOME, which is not set"))),
-        (None, _) => Ok(cwd.join(path)),
+    let resolve = |path: &String| {
+        let path = amplifier_sandbox::expand_home(path, home.map(Path::new))
+            .ok_or_else(|| invalid_config(format!("`{path}` needs HOME, which is not set")))?;
+        Ok::<_, ModuleError>(cwd.join(path))
     };
     let mut writable = Vec::new();
     let mut tmp = None;
