@@ -177,7 +177,7 @@ fn an_env_override_beats_a_source_beats_an_installed_module_beats_the_built_in()
     assert!(output.status.success(), "stderr:\n{}", stderr(&output));
     let log = stderr(&output);
     let line = |module: &str| {
-        log.lines().find(|l| l.contains("loading") && l.contains(&format!("module={module} "))).map(str::to_owned)
+        log.lines().find(|l| l.contains("loaded") && l.contains(&format!("module={module} "))).map(str::to_owned)
     };
     assert!(line("tool-echo").is_some_and(|l| l.contains(&home.display().to_string())), "{log}");
     assert!(line("loop-basic").is_some_and(|l| l.contains("code=built-in")), "{log}");

@@ -3,7 +3,8 @@
 //!
 //! W1 and W2 run the release `amplifier` binary as a child process; W3 and
 //! W4 load the plugins in this process through the real loader; W5 spawns
-//! commands as tool-bash does, confined and not. Every
+//! commands as tool-bash does, confined and not; W6 runs the binary with
+//! its tool in-process and with `isolation: process`. Every
 //! workload uses `target/bench-home` as `AMPLIFIER_HOME`, so the plugin build
 //! cache survives between bench runs (the first run builds the plugins).
 //! `local-llm` (opt-in: it builds llama.cpp and pulls a 491 MB model) is in
@@ -40,10 +41,11 @@ pub enum Workload {
     W3,
     W4,
     W5,
+    W6,
     LocalLlm,
 }
 
-/// `W1`…`W5` and `local-llm` in any case and order; none means W1..W5.
+/// `W1`…`W6` and `local-llm` in any case and order; none means W1..W6.
 /// Runs in that order.
 pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
     let mut chosen = Vec::new();
@@ -54,12 +56,13 @@ pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
             "W3" => Workload::W3,
             "W4" => Workload::W4,
             "W5" => Workload::W5,
+            "W6" => Workload::W6,
             "LOCAL-LLM" => Workload::LocalLlm,
-            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4, W5 or local-llm)")),
+            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4, W5, W6 or local-llm)")),
         });
     }
     if chosen.is_empty() {
-        chosen = vec![Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5];
+        chosen = vec![Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5, Workload::W6];
     }
     chosen.sort();
     chosen.dedup();
@@ -90,7 +93,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
         root,
     };
     println!("{}", machine_facts());
-    if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::LocalLlm)) {
+    if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::W6 | Workload::LocalLlm)) {
         bench.build_host()?;
     }
     let runtime = if workloads.iter().any(|w| matches!(w, Workload::W3 | Workload::W4)) {
@@ -105,6 +108,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
             (Workload::W3, Some(runtime)) => bench.w3(runtime)?,
             (Workload::W4, Some(runtime)) => bench.w4(runtime)?,
             (Workload::W5, _) => w5()?,
+            (Workload::W6, _) => bench.w6()?,
             (Workload::LocalLlm, _) => bench.local_llm()?,
             (_, None) => unreachable!("the runtime is built for W3 and W4"),
         };
@@ -280,6 +284,55 @@ impl Bench {
             human(per_iteration),
             human(long),
             human(short)
+        ))
+    }
+
+    /// W2's loop without hooks, its tool in-process and in a process of
+    /// its own (`isolation: process`), interleaved: the cost per call of
+    /// the socket round trip, and of starting the module's process.
+    fn w6(&self) -> Result<String> {
+        const CALLS: usize = 1000;
+        const RUNS: usize = 5;
+        let scratch = tempfile::tempdir()?;
+        let write_plan = |calls: usize, isolation: &str| -> Result<PathBuf> {
+            let script = json!([
+                {"tool_calls": [{"name": "echo", "arguments": {"text": "x"}}], "repeat": calls},
+                {"text": "done"},
+            ]);
+            let mut plan = self.plan(script, true, 0);
+            plan["tools"][0]["isolation"] = json!(isolation);
+            let path = scratch.path().join(format!("w6-{calls}-{isolation}.yaml"));
+            std::fs::write(&path, serde_json::to_string_pretty(&plan)?)?;
+            Ok(path)
+        };
+        let plans = [
+            (write_plan(CALLS, "in-process")?, write_plan(1, "in-process")?),
+            (write_plan(CALLS, "process")?, write_plan(1, "process")?),
+        ];
+        eprintln!("bench: W6 warm-up runs");
+        for (long, short) in &plans {
+            self.run_host(short, scratch.path())?;
+            self.run_host(long, scratch.path())?;
+        }
+        let mut times = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+        for _ in 0..RUNS {
+            for ((long, short), times) in plans.iter().zip(times.iter_mut()) {
+                times[1].push(self.run_host(short, scratch.path())?.0);
+                times[0].push(self.run_host(long, scratch.path())?.0);
+            }
+        }
+        let [[in_long, in_short], [iso_long, iso_short]] = times.map(|runs| runs.map(median));
+        let per_call = |long: Duration, short: Duration| long.saturating_sub(short) / (CALLS as u32 - 1);
+        let (in_call, iso_call) = (per_call(in_long, in_short), per_call(iso_long, iso_short));
+        Ok(format!(
+            "W6 {CALLS} sequential tool calls, tool-echo in-process / isolation: process: {} / {} per iteration \
+             (the process costs {} per call); one-call run {} / {} (starting the module's process: {})",
+            human(in_call),
+            human(iso_call),
+            human(iso_call.saturating_sub(in_call)),
+            human(in_short),
+            human(iso_short),
+            human(iso_short.saturating_sub(in_short)),
         ))
     }
 

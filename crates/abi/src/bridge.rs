@@ -25,10 +25,19 @@ pub type CallFuture = Pin<Box<dyn Future<Output = WireResult> + Send>>;
 /// Aborts a spawned call.
 pub type AbortFn = Box<dyn FnOnce() + Send>;
 
-fn to_ffi(result: WireResult) -> RResult<RString, RString> {
+/// A result as it crosses the ABI.
+pub fn to_ffi(result: WireResult) -> RResult<RString, RString> {
     match result {
         Ok(ok) => RResult::ROk(ok.into()),
         Err(err) => RResult::RErr(err.into()),
+    }
+}
+
+/// A result that crossed the ABI.
+pub fn from_ffi(result: RResult<RString, RString>) -> WireResult {
+    match result {
+        RResult::ROk(ok) => Ok(ok.into_string()),
+        RResult::RErr(err) => Err(err.into_string()),
     }
 }
 
@@ -208,10 +217,7 @@ impl EventSink for ReplySink {
 
     fn finish(&self, result: RResult<RString, RString>) {
         if let Some(tx) = self.reply.lock().expect("reply lock").take() {
-            let _ = tx.send(match result {
-                RResult::ROk(ok) => Ok(ok.into_string()),
-                RResult::RErr(err) => Err(err.into_string()),
-            });
+            let _ = tx.send(from_ffi(result));
         }
     }
 }
@@ -224,12 +230,7 @@ pub async fn await_outcome(
     cancel: impl FnOnce(u64),
 ) -> WireResult {
     let id = match outcome {
-        CallOutcome::Ready(result) => {
-            return match result {
-                RResult::ROk(ok) => Ok(ok.into_string()),
-                RResult::RErr(err) => Err(err.into_string()),
-            }
-        }
+        CallOutcome::Ready(result) => return from_ffi(result),
         CallOutcome::Pending(id) => id,
     };
     struct CancelOnDrop<F: FnOnce(u64)>(Option<F>, u64);

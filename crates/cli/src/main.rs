@@ -73,6 +73,9 @@ enum Command {
     /// The command tree as JSON (`cargo xtask docs` renders it as the reference).
     #[command(name = "reference-json", hide = true)]
     ReferenceJson,
+    /// Serves one module mounted with `isolation: process`; amplifier starts it.
+    #[command(name = "isolated-module", hide = true)]
+    IsolatedModule,
 }
 
 /// The stderr log (filtered by `-v` or `AMPLIFIER_LOG`) and, with
@@ -143,6 +146,7 @@ fn main() -> ExitCode {
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
         Some(Command::ReferenceJson) => reference::print(),
+        Some(Command::IsolatedModule) => std::process::exit(amplifier_loader::isolation::child::serve()),
         // A person at a terminal: talk, with the `plan` setting or the default plan.
         None if std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
             default_plan::choose(None).and_then(|plan| repl::repl(&plan, repl::ReplOptions::default()))

@@ -325,8 +325,8 @@ impl Validation<'_> {
             module: self.name.clone(),
             source: Some(self.canonical.display().to_string()),
             config,
-            instance_id: None,
             field_path: self.name.clone(),
+            ..ModuleSpec::new("")
         }
     }
 

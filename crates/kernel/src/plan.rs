@@ -68,7 +68,39 @@ impl std::fmt::Display for ModuleKind {
     }
 }
 
-/// One module entry: `{module, source?, config?, instance_id?}`.
+/// Where a module's code runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// In the host process: the fastest, and a native crash in the module
+    /// (a segfault, an abort) ends the host.
+    #[default]
+    InProcess,
+    /// In a child `amplifier` process of its own, reached over a socket: a
+    /// native crash fails the module's calls and the session goes on.
+    Process,
+}
+
+impl Isolation {
+    pub fn is_in_process(&self) -> bool {
+        *self == Isolation::InProcess
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Isolation::InProcess => "in-process",
+            Isolation::Process => "process",
+        }
+    }
+}
+
+impl std::fmt::Display for Isolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One module entry: `{module, source?, config?, instance_id?, isolation?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModuleSpec {
     pub module: String,
@@ -78,6 +110,9 @@ pub struct ModuleSpec {
     pub config: JsonMap,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instance_id: Option<String>,
+    /// `isolation: process` runs the module in a child process (our extension).
+    #[serde(default, skip_serializing_if = "Isolation::is_in_process")]
+    pub isolation: Isolation,
     /// Where the entry sits in the plan (`providers[1]`), for error messages.
     #[serde(skip)]
     pub field_path: String,
@@ -90,6 +125,7 @@ impl ModuleSpec {
             source: None,
             config: JsonMap::new(),
             instance_id: None,
+            isolation: Isolation::InProcess,
             field_path: String::new(),
         }
     }

@@ -87,14 +87,7 @@ pub fn register_library(path: &Path) {
 }
 
 extern "C" fn on_signal(signal: c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
-    let name: &[u8] = match signal {
-        libc::SIGSEGV => b"SIGSEGV (segmentation fault)",
-        libc::SIGBUS => b"SIGBUS (bus error)",
-        libc::SIGILL => b"SIGILL (illegal instruction)",
-        libc::SIGFPE => b"SIGFPE (arithmetic fault)",
-        _ => b"SIGABRT (abort)",
-    };
-    report(name);
+    report(crate::isolation::signal_name(signal).unwrap_or("a signal").as_bytes());
     let Some(previous) = PREVIOUS.get() else { return };
     let Some(index) = SIGNALS.iter().position(|s| *s == signal) else { return };
     let previous = previous[index];

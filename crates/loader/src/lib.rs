@@ -17,6 +17,8 @@ pub mod builtin;
 pub mod crash;
 pub mod git;
 pub mod host_service;
+#[cfg(unix)]
+pub mod isolation;
 pub mod library;
 pub mod lockfile;
 pub mod manifest;
@@ -28,7 +30,7 @@ use std::sync::Arc;
 
 use amplifier_kernel::loading::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
 use amplifier_kernel::ops::{HookDescription, ProviderDescription, ToolDescription};
-use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
+use amplifier_kernel::plan::{Isolation, ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::{
     BoxFuture, ModuleSourceResolver, ResolveError, ResolveRequest, ResolvedModule, ResolvedSource, Tool,
 };
@@ -51,6 +53,9 @@ pub struct DylibLoader {
     /// With `--locked`: the lock and this plan's key in it.
     locked: Option<(lockfile::Lockfile, String)>,
     record: lockfile::Recorder,
+    /// The `amplifier` binary that runs modules mounted with
+    /// `isolation: process` (this process's own executable by default).
+    module_process: Option<PathBuf>,
 }
 
 impl DylibLoader {
@@ -69,7 +74,14 @@ impl DylibLoader {
             git,
             locked: None,
             record: lockfile::Recorder::default(),
+            module_process: std::env::current_exe().ok(),
         }
+    }
+
+    /// The `amplifier` binary to run `isolation: process` modules with:
+    /// for a program (a test, a benchmark) that is not one itself.
+    pub fn set_module_process(&mut self, program: PathBuf) {
+        self.module_process = Some(program);
     }
 
     /// Never touch the network: git refs resolve from the cache, cargo runs `--offline`.
@@ -243,6 +255,102 @@ fn classified(found: ResolvedModule, spec: &ModuleSpec) -> Result<ResolvedModule
     }
 }
 
+impl DylibLoader {
+    /// Opens the module's code in this process and instantiates it.
+    fn instantiate(
+        &self,
+        kind: ModuleKind,
+        spec: &ModuleSpec,
+        code: &ModuleCode,
+        config: &str,
+        host: amplifier_abi::HostApiBox,
+    ) -> Result<(amplifier_abi::PluginInstanceBox, library::ExportedManifest, String), LoadError> {
+        let at = &spec.field_path;
+        let entry_point = |message: String| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}"));
+        let (root, exported, location) = match code {
+            ModuleCode::Library { library: path, .. } => {
+                let library = library::open(path, &spec.module).map_err(|err| entry_point(err.to_string()))?;
+                (library.root, library.manifest.clone(), library.path.display().to_string())
+            }
+            ModuleCode::Builtin(module) => {
+                let root = (module.root)();
+                let exported = library::exported_manifest(&root, &spec.module, "built-in")
+                    .map_err(|err| entry_point(err.to_string()))?;
+                (root, exported, "built-in".to_owned())
+            }
+        };
+        check_exports(at, &spec.module, &location, &exported, kind.as_str())?;
+        let instance = (root.instantiate())(kind.as_str().into(), config.into(), host)
+            .into_result()
+            .map_err(|err| refused_to_mount(at, &spec.module, err.as_str()))?;
+        Ok((instance, exported, location))
+    }
+
+    /// Starts the module in a process of its own (`isolation: process`).
+    async fn spawn_isolated(
+        &self,
+        kind: ModuleKind,
+        spec: &ModuleSpec,
+        code: &ModuleCode,
+        config: String,
+        host: amplifier_abi::HostApiBox,
+    ) -> Result<(amplifier_abi::PluginInstanceBox, library::ExportedManifest, String), LoadError> {
+        let at = &spec.field_path;
+        #[cfg(unix)]
+        {
+            let program = self.module_process.clone().ok_or_else(|| {
+                LoadError::new(
+                    LoadReason::Unknown,
+                    format!("{at}: `isolation: process` needs the amplifier binary, and its path is unknown"),
+                )
+            })?;
+            let launch = isolation::Launch {
+                program,
+                code: match code {
+                    ModuleCode::Library { library, .. } => isolation::wire::Code::Library(library.clone()),
+                    ModuleCode::Builtin(module) => isolation::wire::Code::Builtin(module.name.to_owned()),
+                },
+                module: spec.module.clone(),
+                field_path: at.clone(),
+                kind: kind.as_str(),
+                config,
+            };
+            let spawned = tokio::task::spawn_blocking(move || isolation::spawn(launch, host))
+                .await
+                .map_err(|err| LoadError::new(LoadReason::Unknown, format!("{at}: {err}")))??;
+            Ok((spawned.instance, spawned.exported, spawned.location))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (kind, code, config, host);
+            Err(LoadError::new(LoadReason::ValidationFailed, format!("{at}.isolation: `process` needs a Unix host")))
+        }
+    }
+}
+
+/// Refuses code that does not export the kind the plan mounts it as.
+fn check_exports(
+    at: &str,
+    module: &str,
+    location: &str,
+    exported: &library::ExportedManifest,
+    kind: &str,
+) -> Result<(), LoadError> {
+    if exported.kinds.iter().any(|k| k == kind) {
+        return Ok(());
+    }
+    Err(LoadError::new(
+        LoadReason::InvalidEntryPoint,
+        format!("{at}: module '{module}' ({location}) exports kinds [{}], not {kind}", exported.kinds.join(", ")),
+    ))
+}
+
+/// A module's `instantiate` said no (`err` in the wire shape).
+fn refused_to_mount(at: &str, module: &str, err: &str) -> LoadError {
+    let err = amplifier_kernel::ModuleError::from_wire(err);
+    LoadError::new(LoadReason::ValidationFailed, format!("{at}: module '{module}' refused to mount: {}", err.message))
+}
+
 /// A resolved module's code.
 #[derive(Debug, Clone)]
 pub enum ModuleCode {
@@ -365,20 +473,18 @@ impl ModuleLoader for DylibLoader {
                 }
                 configure(spec, &mut config, manifest)?;
             }
-            let (root, exported, location) = match &code {
-                ModuleCode::Library { library: path, .. } => {
-                    let library = library::open(path, &spec.module)
-                        .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
-                    (library.root, library.manifest.clone(), library.path.display().to_string())
-                }
-                ModuleCode::Builtin(module) => {
-                    let root = (module.root)();
-                    let exported = library::exported_manifest(&root, &spec.module, "built-in")
-                        .map_err(|message| LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {message}")))?;
-                    (root, exported, "built-in".to_owned())
-                }
+            let (host, caller) = host_service::HostService::new_api(
+                coordinator,
+                spec.mount_name(),
+                kind,
+                tokio::runtime::Handle::current(),
+            );
+            let config = serde_json::to_string(&config).unwrap_or_else(|_| "{}".to_owned());
+            let (instance, exported, location) = match spec.isolation {
+                Isolation::InProcess => self.instantiate(kind, spec, &code, &config, host)?,
+                Isolation::Process => self.spawn_isolated(kind, spec, &code, config, host).await?,
             };
-            tracing::info!(module = %spec.module, at = %at, code = %location, "loading");
+            tracing::info!(module = %spec.module, at = %at, code = %location, isolation = %spec.isolation, "loaded");
             // The plan's id is what the lock, `-v` and the events call the
             // module; code that calls itself something else is likely the
             // wrong crate or library, so say so (loudly, not fatally: a plan
@@ -390,32 +496,6 @@ impl ModuleLoader for DylibLoader {
                     exported.name
                 );
             }
-            if !exported.kinds.iter().any(|k| k == kind.as_str()) {
-                return Err(LoadError::new(
-                    LoadReason::InvalidEntryPoint,
-                    format!(
-                        "{at}: module '{}' ({location}) exports kinds [{}], not {kind}",
-                        spec.module,
-                        exported.kinds.join(", ")
-                    ),
-                ));
-            }
-            let (host, caller) = host_service::HostService::new_api(
-                coordinator,
-                spec.mount_name(),
-                kind,
-                tokio::runtime::Handle::current(),
-            );
-            let config = serde_json::to_string(&config).unwrap_or_else(|_| "{}".to_owned());
-            let instance = (root.instantiate())(kind.as_str().into(), config.as_str().into(), host)
-                .into_result()
-                .map_err(|err| {
-                    let err = amplifier_kernel::ModuleError::from_wire(err.as_str());
-                    LoadError::new(
-                        LoadReason::ValidationFailed,
-                        format!("{at}: module '{}' refused to mount: {}", spec.module, err.message),
-                    )
-                })?;
             let module = PluginModule::new(instance, spec.mount_name().to_owned());
             caller.bind(&module);
             let described = |err: amplifier_kernel::ModuleError| {

@@ -6,8 +6,8 @@
 
 use amplifier_kernel::models::JsonMap;
 use amplifier_kernel::plan::{
-    ModuleKind, ModuleSpec, MountPlan, SessionSettings, DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN,
-    DEFAULT_INJECTION_SIZE_LIMIT,
+    Isolation, ModuleKind, ModuleSpec, MountPlan, SessionSettings, DEFAULT_CANCEL_GRACE_SECS,
+    DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
 };
 use indexmap::IndexMap;
 use serde_json::Value as Json;
@@ -29,7 +29,7 @@ const SESSION_KEYS: &[&str] = &[
     "metadata",
     "raw",
 ];
-const MODULE_KEYS: &[&str] = &["module", "source", "config", "instance_id"];
+const MODULE_KEYS: &[&str] = &["module", "source", "config", "instance_id", "isolation"];
 
 /// Turns the tree into a plan plus warnings, or every error found.
 pub(crate) fn mount_plan(
@@ -281,6 +281,22 @@ impl Walker<'_> {
                 let message = "`instance_id` only applies to providers; ignored";
                 self.warn(node.pos, &path, message.into());
             }
+        }
+        if let Some(node) = fields.optional("isolation") {
+            let path = fields.path("isolation");
+            spec.isolation = match &node.value {
+                Value::Str(text) if text == "process" => Isolation::Process,
+                Value::Str(text) if text == "in-process" => Isolation::InProcess,
+                Value::Str(text) => {
+                    let message = format!("expected `in-process` or `process`, found `{text}`");
+                    self.error(self.diagnostic(node.pos, &path, message));
+                    Isolation::InProcess
+                }
+                _ => {
+                    self.mismatch(node, &path, "`in-process` or `process`");
+                    Isolation::InProcess
+                }
+            };
         }
         spec
     }

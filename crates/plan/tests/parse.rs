@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use amplifier_kernel::plan::{
-    DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
+    Isolation, DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
     DEFAULT_TOOL_TIMEOUT_SECS,
 };
 use amplifier_plan::{parse_plan_file, parse_plan_str, parse_plan_str_with_env, ParsedPlan, PlanError};
@@ -309,7 +309,7 @@ fn unknown_keys_are_warnings() {
         warnings(text),
         [
             "plan.yaml:2:29: session.orchestrator.sourc: unknown key `sourc` is ignored; \
-             known keys: module, source, config, instance_id",
+             known keys: module, source, config, instance_id, isolation",
             "plan.yaml:4:3: session.contxt: unknown key `contxt` is ignored; known keys: \
              orchestrator, context, resolver, injection_size_limit, injection_budget_per_turn, \
              tool_timeout, tool_timeouts, cancel_grace, metadata, raw",
@@ -326,7 +326,7 @@ fn warnings_accompany_errors() {
         error(&text),
         "plan.yaml:3:5: hooks[0].module: missing required field; expected a non-empty string\n\
          warning: plan.yaml:3:5: hooks[0].modul: unknown key `modul` is ignored; \
-         known keys: module, source, config, instance_id"
+         known keys: module, source, config, instance_id, isolation"
     );
 }
 
@@ -339,6 +339,16 @@ fn instance_id_outside_providers_is_a_warning_and_ignored() {
         parsed.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
         ["plan.yaml:4:18: tools[0].instance_id: `instance_id` only applies to providers; ignored"]
     );
+}
+
+#[test]
+fn isolation_is_in_process_unless_the_plan_says_process() {
+    let text = format!("{SESSION}tools:\n  - module: tool-echo\n    isolation: process\n  - module: tool-bash\n");
+    let tools = parse_ok(&text).plan.tools;
+    assert_eq!(tools[0].isolation, Isolation::Process);
+    assert_eq!(tools[1].isolation, Isolation::InProcess);
+    let text = format!("{SESSION}tools:\n  - module: tool-echo\n    isolation: sandbox\n");
+    assert_eq!(error(&text), "plan.yaml:4:16: tools[0].isolation: expected `in-process` or `process`, found `sandbox`");
 }
 
 #[test]

@@ -23,6 +23,8 @@ pub enum ErrorKind {
     Abort,
     /// The module panicked; the host caught it and went on.
     Panic,
+    /// The module's process died (a native crash, under `isolation: process`).
+    Crash,
     /// The call was cancelled by the user or the session.
     Cancelled,
     /// Input did not match the module's schema.
