@@ -72,7 +72,7 @@ fn rules_approve_deny_and_ask_and_without_a_terminal_the_default_applies() {
         tool_result(dir.path())
     );
 
-    write_plan(dir.path(), "{default_action: auto_approve}");
+    write_plan(dir.path(), "{low_risk_action: auto_approve}");
     run(dir.path());
     assert!(tool_result(dir.path()).contains("secret plan"));
 }

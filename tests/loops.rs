@@ -107,6 +107,30 @@ fn a_hook_on_tool_pre_rewrites_the_input_in_loop_basic() {
 }
 
 #[test]
+fn loop_streaming_spaces_its_provider_calls_by_min_delay_between_calls_ms() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"[{tool_calls: [{name: echo, arguments: {text: one}}]}, {tool_calls: [{name: echo, arguments: {text: two}}]}, {text: done}]"#;
+    let plan = plan_with_script(dir.path(), "loop-streaming", script, None).replace(
+        "{module: loop-streaming, source:",
+        "{module: loop-streaming, config: {min_delay_between_calls_ms: 1500}, source:",
+    );
+    let output = run_plan(dir.path(), &plan);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = json_lines(&output);
+    let delays: Vec<&Value> =
+        lines.iter().filter(|l| l["event"] == "orchestrator:rate_limit_delay").map(|l| &l["data"]).collect();
+    // Three calls: the first is never delayed, the next two wait out the rest
+    // of the 1.5 s since the previous call ended.
+    assert_eq!(delays.len(), 2, "{delays:?}");
+    for delay in delays {
+        let waited = delay["delay_ms"].as_u64().unwrap();
+        assert!(waited > 0 && waited <= 1500, "{delay}");
+        assert_eq!(delay["min_delay_ms"], 1500);
+    }
+    assert_eq!(lines.last().unwrap()["data"]["response"], "done");
+}
+
+#[test]
 fn loop_streaming_streams_its_blocks_and_brackets_the_turn() {
     let dir = tempfile::tempdir().unwrap();
     let script = r#"[{thinking: "let me see", tool_calls: [{name: echo, arguments: {text: one}}, {name: echo, arguments: {text: two}}]}, {text: "all done"}]"#;

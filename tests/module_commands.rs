@@ -57,7 +57,7 @@ fn validate_prints_one_line_per_check_and_a_summary() {
 ✓ abi_version: plugin ABI 1.0, protocol 1 (amplifier-sdk 0.1.0)
 ✓ kind_matches: exports tool, as amplifier.toml declares
 ✓ mount_default_config: mounted with config {}
-✓ mount_invalid_config: refused the unknown key `validate_unknown_key`: tool-echo.config: Additional properties are not allowed ('validate_unknown_key' was unexpected) (schema: [..]/plugins/tool-echo/amplifier.toml)
+✓ mount_invalid_config: refused the unknown key `validate_unknown_key`: tool-echo.config.validate_unknown_key: unknown key `validate_unknown_key` for module 'tool-echo' (it takes none) (schema: [..]/plugins/tool-echo/amplifier.toml; without --strict an unknown key is a warning)
 ✓ tool_name: `echo`
 ✓ tool_description: `echo`: "Returns the given text unchanged. Use it to test tool ca…
 ✓ tool_input_schema: `echo`: a valid JSON Schema

@@ -21,7 +21,7 @@ fn wrong_types_and_missing_fields_are_located() {
     run_plan("malformed.yaml").assert().code(2).stdout_eq(str![""]).stderr_eq(str![[r#"
 error: malformed.yaml:6:13: providers[0].source: expected a string, found a map
 error: malformed.yaml:8:5: tools[0].module: missing required field; expected a non-empty string
-warning: malformed.yaml:8:5: tools[0].modul: unknown key `modul` is ignored; known keys: module, source, config, instance_id, isolation
+warning: malformed.yaml:8:5: tools[0].modul: unknown key `modul` is ignored; did you mean `module`? known keys: module, source, config, instance_id, isolation
 
 "#]]);
 }

@@ -39,6 +39,10 @@ struct Config {
     extended_thinking: bool,
     #[serde(default)]
     reasoning_effort: Option<String>,
+    /// Least time from the end of one provider call to the start of the
+    /// next within a prompt (upstream loop-streaming's rate limit).
+    #[serde(default)]
+    min_delay_between_calls_ms: u64,
 }
 
 fn unlimited() -> i64 {
@@ -110,6 +114,20 @@ impl AgentLoop {
         self.host.emit(events::ORCHESTRATOR_COMPLETE, event_data(payload)).await.map(drop)
     }
 
+    /// Waits out what is left of `min_delay_between_calls_ms` since the
+    /// previous call ended (tools running in between count), saying so.
+    async fn rate_limit(&self, last_call_end: Option<std::time::Instant>) -> ModuleResult<()> {
+        let minimum = std::time::Duration::from_millis(self.config.min_delay_between_calls_ms);
+        let Some(remaining) = last_call_end.and_then(|end| minimum.checked_sub(end.elapsed())) else { return Ok(()) };
+        if remaining.is_zero() {
+            return Ok(());
+        }
+        let delay = json!({"delay_ms": remaining.as_millis() as u64, "min_delay_ms": minimum.as_millis() as u64});
+        self.host.emit(events::ORCHESTRATOR_RATE_LIMIT_DELAY, event_data(delay)).await?;
+        tokio::time::sleep(remaining).await;
+        Ok(())
+    }
+
     /// Steering typed since the last look joins the context as user
     /// messages; returns how many did.
     async fn take_steering(&self) -> ModuleResult<usize> {
@@ -149,6 +167,7 @@ impl AgentLoop {
         let provider = self.provider_name().await?;
         let mut ephemeral = submitted.ephemeral_injections;
         let mut iteration: u64 = 0;
+        let mut last_call_end: Option<std::time::Instant> = None;
         loop {
             iteration += 1;
             if self.host.session_info().await?.cancellation != "none" {
@@ -187,6 +206,7 @@ impl AgentLoop {
                 metadata: self.config.extended_thinking.then(|| event_data(json!({"extended_thinking": true}))),
                 ..ChatRequest::default()
             };
+            self.rate_limit(last_call_end).await?;
             let mut started = HashSet::new();
             let completion = if self.style.stream {
                 self.complete_streaming(&provider, request, &mut started).await
@@ -194,7 +214,10 @@ impl AgentLoop {
                 self.host.complete(Some(&provider), request).await
             };
             let response = match completion {
-                Ok(response) => response,
+                Ok(response) => {
+                    last_call_end = Some(std::time::Instant::now());
+                    response
+                }
                 Err(err) => {
                     let error = json!({"type": err.kind_name(), "msg": err.message});
                     let payload = json!({"provider": provider, "error": error, "retryable": err.retryable, "status_code": err.status_code});

@@ -21,6 +21,8 @@ pub struct Flags {
     pub offline: bool,
     pub locked: bool,
     pub allow_partial: bool,
+    /// An unknown key in the plan or a module's config is an error.
+    pub strict: bool,
 }
 
 /// Where the store is, with the retention `settings` ask for.
@@ -52,6 +54,7 @@ pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
         keep_lock,
         locked: flags.locked,
         allow_partial: flags.allow_partial,
+        strict: flags.strict || settings.get("strict").and_then(serde_yaml::Value::as_bool) == Some(true),
         store,
         max_tool_result_bytes,
         notices: Arc::new(print_notice),

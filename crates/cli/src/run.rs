@@ -25,6 +25,10 @@ pub struct RunArgs {
     /// Run even when some providers, tools or hooks failed to load.
     #[arg(long)]
     allow_partial: bool,
+    /// Refuse an unknown key in the plan or in a module's config instead of
+    /// warning and ignoring it (also the `strict` setting).
+    #[arg(long)]
+    strict: bool,
     /// Refuse to run when a module resolves differently from amplifier.lock
     /// (another git commit or library); never write the lock.
     #[arg(long)]
@@ -46,7 +50,8 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> CliResult {
     let plan_path = crate::default_plan::choose(args.plan)?;
-    let flags = Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial };
+    let flags =
+        Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial, strict: args.strict };
     let conversation = Conversation { user: args.user, id: args.session };
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {

@@ -104,6 +104,9 @@ struct TurnArgs {
     /// Run even when some providers, tools or hooks failed to load.
     #[arg(long)]
     allow_partial: bool,
+    /// Refuse an unknown key in the plan or in a module's config.
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Args)]
@@ -359,7 +362,7 @@ fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> CliResu
 
     let runtime = hosting::runtime()?;
     // amplifier.lock beside the plan is kept up to date as `run` does.
-    let flags = Flags { allow_partial: args.allow_partial, ..Flags::default() };
+    let flags = Flags { allow_partial: args.allow_partial, strict: args.strict, ..Flags::default() };
     let host = hosting::open(&plan_path, hosting::options(flags, true)?)?;
     let builder = host.session().resume(store, session, lock);
     runtime.block_on(crate::run::run_session(builder, Conversation::default(), &prompt, args.output_format))

@@ -27,6 +27,12 @@ const KNOWN: &[(&str, Option<&str>, &str, &str)] = &[
         "the plan `amplifier run` and plain `amplifier` use when none is named (null: the default plan)",
     ),
     ("show_token_usage", None, "false", "the REPL prints tokens and cost after each turn"),
+    (
+        "strict",
+        Some("AMPLIFIER_STRICT"),
+        "false",
+        "an unknown key in a plan or in a module's config is an error, not a warning (as `--strict`)",
+    ),
     ("events.max_rows", Some("AMPLIFIER_EVENTS_MAX_ROWS"), "10000", "events kept per stored session (0: all)"),
     ("events.max_days", Some("AMPLIFIER_EVENTS_MAX_DAYS"), "0", "days events are kept (0: no limit)"),
     (

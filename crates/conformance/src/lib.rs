@@ -403,8 +403,11 @@ impl Validation<'_> {
         }
         checks.pass("kind_matches", format!("exports {kind}, as {MANIFEST_FILE} declares"));
 
-        // Mount through the real loader, with the default config.
-        let loader = DylibLoader::new(None, &self.options.amplifier_home);
+        // Mount through the real loader, with the default config. Strict:
+        // a module's schema must refuse what it does not know, even though
+        // a plan's unknown key is only a warning.
+        let mut loader = DylibLoader::new(None, &self.options.amplifier_home);
+        loader.set_strict(true);
         let coordinator = Arc::new(scratch_coordinator());
         let default_config = self.default_config();
         let spec = self.spec(default_config.clone());
@@ -420,7 +423,7 @@ impl Validation<'_> {
 
         self.check_invalid_config(checks, &loader, &library, &coordinator, &default_config).await;
 
-        let LoadedModule { mounted, cleanup } = loaded;
+        let LoadedModule { mounted, cleanup, .. } = loaded;
         match mounted {
             Mounted::Tools(tools) => self.check_tools(checks, tools, &coordinator).await,
             Mounted::Provider(provider) => self.check_provider(checks, provider).await,

@@ -29,6 +29,9 @@ pub struct Policy {
     pub truncate_chars: usize,
     /// Share of the most recent conversation messages level 2 never omits.
     pub protected_recent: f64,
+    /// Share of the budget a view over it is brought down to (upstream's
+    /// `target_usage`, as a share of the budget): 1.0 fits it just under.
+    pub target_share: f64,
 }
 
 /// What compaction did, for the `context:post_compact` event.
@@ -60,7 +63,8 @@ pub fn compact(history: &[Message], budget: u64, policy: &Policy) -> Option<Comp
     let (messages, truncated) = truncate_old_tool_results(history, policy);
     // Room for the note, sized for the largest count it could report.
     let reserve = tokens::estimate(&note(history.len(), truncated));
-    let mut plan = Plan::new(&messages, budget.saturating_sub(reserve));
+    let target = (budget as f64 * policy.target_share.clamp(0.0, 1.0)) as u64;
+    let mut plan = Plan::new(&messages, target.saturating_sub(reserve));
     let level = if plan.fits() {
         1
     } else if plan.omit_oldest(policy.protected_recent) {
@@ -315,7 +319,7 @@ mod tests {
     use super::*;
 
     fn policy() -> Policy {
-        Policy { protected_tool_results: 5, truncate_chars: 250, protected_recent: 0.30 }
+        Policy { protected_tool_results: 5, truncate_chars: 250, protected_recent: 0.30, target_share: 1.0 }
     }
 
     fn assistant(text: &str) -> Message {
@@ -559,6 +563,25 @@ mod tests {
             compacted.messages[1].content.text(),
             format!("[context compacted: {omitted} earlier messages omitted]")
         );
+    }
+
+    #[test]
+    fn a_target_share_compacts_below_the_budget_and_only_past_it() {
+        let mut history = vec![Message::system("sys"), Message::user("the task")];
+        for i in 0..20 {
+            history.push(assistant(&format!("answer {i} {}", long(400))));
+            history.push(Message::user(format!("more {i} {}", long(400))));
+        }
+        let history = numbered(history);
+        let total = tokens::estimate_all(&history);
+        let half = Policy { target_share: 0.5, ..policy() };
+        assert!(compact(&history, total, &half).is_none(), "a history within its budget is left alone");
+        let budget = total * 9 / 10;
+        let to_budget = compact_ok(&history, budget);
+        let to_target = compact(&history, budget, &half).unwrap();
+        assert!(to_budget.stats.tokens_after > budget / 2, "{:?}", to_budget.stats);
+        assert!(to_target.stats.tokens_after <= budget / 2, "{:?}", to_target.stats);
+        assert_invariants(&history, &to_target, budget);
     }
 
     #[test]

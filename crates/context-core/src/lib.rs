@@ -29,6 +29,9 @@ pub struct Config {
     pub protected_tool_results: usize,
     pub truncate_chars: usize,
     pub protected_recent: f64,
+    /// Share of `max_tokens` a view over the budget is compacted down to;
+    /// none: just under the budget.
+    pub target_usage: Option<f64>,
 }
 
 impl Default for Config {
@@ -39,6 +42,7 @@ impl Default for Config {
             protected_tool_results: 5,
             truncate_chars: 250,
             protected_recent: 0.30,
+            target_usage: None,
         }
     }
 }
@@ -55,6 +59,9 @@ impl Config {
             protected_tool_results: self.protected_tool_results,
             truncate_chars: self.truncate_chars,
             protected_recent: self.protected_recent,
+            // The budget is `compact_threshold` of the window; the target a
+            // share of the window too.
+            target_share: self.target_usage.map_or(1.0, |target| (target / self.compact_threshold).min(1.0)),
         }
     }
 }
@@ -170,6 +177,15 @@ mod tests {
     fn config_budget_follows_the_window_and_threshold() {
         let config = parse(json!({"max_tokens": 1000, "compact_threshold": 0.5})).unwrap();
         assert_eq!(config.default_budget(), 500);
+    }
+
+    #[test]
+    fn target_usage_is_a_share_of_the_window_below_the_threshold() {
+        let config = parse(json!({"max_tokens": 1000, "compact_threshold": 0.8, "target_usage": 0.4})).unwrap();
+        assert_eq!(config.policy().target_share, 0.5);
+        assert_eq!(parse(json!({})).unwrap().policy().target_share, 1.0, "without it, a view fits just under");
+        let above = parse(json!({"compact_threshold": 0.5, "target_usage": 0.9})).unwrap();
+        assert_eq!(above.policy().target_share, 1.0);
     }
 
     #[test]

@@ -77,6 +77,9 @@ pub struct HostOptions {
     pub locked: bool,
     /// Run even when some providers, tools or hooks failed to load.
     pub allow_partial: bool,
+    /// An unknown key, in the plan or in a module's config, is an error
+    /// instead of a warning.
+    pub strict: bool,
     pub store: StoreConfig,
     /// A tool result larger than this (as JSON) is kept as its beginning,
     /// the whole of it in a file under the state directory (`None`: no cap).
@@ -91,6 +94,7 @@ impl Default for HostOptions {
             keep_lock: true,
             locked: false,
             allow_partial: false,
+            strict: false,
             store: StoreConfig::default(),
             max_tool_result_bytes: Some(spill::DEFAULT_MAX_BYTES),
             notices: log_notices(),
@@ -116,6 +120,12 @@ impl Host {
     /// Parses the plan and sets up what loads it.
     pub fn open(plan_path: &Path, options: HostOptions) -> Result<Host, HostError> {
         let parsed = amplifier_plan::parse_plan_file(plan_path)?;
+        if options.strict && !parsed.warnings.is_empty() {
+            return Err(HostError::Plan(amplifier_plan::PlanError::Invalid {
+                errors: parsed.warnings,
+                warnings: Vec::new(),
+            }));
+        }
         let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
         let lock = match options.keep_lock || options.locked {
             true => Some(PlanLock::open(plan_path, &parsed.plan, options.locked)?),
@@ -123,6 +133,7 @@ impl Host {
         };
         let mut loader = DylibLoader::new(base_dir, &amplifier_loader::amplifier_home());
         loader.set_offline(options.offline);
+        loader.set_strict(options.strict);
         if let Some(lock) = &lock {
             lock.configure(&mut loader);
         }
@@ -332,6 +343,9 @@ impl HostedSession {
             lock.after_load(&inner.loader, self.loaded, &inner.options.notices)?;
         }
         let report = initialized.map_err(HostError::Initialize)?;
+        for warning in &report.warnings {
+            (inner.options.notices)(Notice::Warning(warning.clone()));
+        }
         if !self.loaded {
             return Err(HostError::LoadFailed(report));
         }

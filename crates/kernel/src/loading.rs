@@ -60,6 +60,9 @@ pub enum Mounted {
 pub struct LoadedModule {
     pub mounted: Mounted,
     pub cleanup: Option<Cleanup>,
+    /// What the loader let pass but the user should hear of (an unknown
+    /// config key it dropped), each a full line naming file, line and field.
+    pub warnings: Vec<String>,
 }
 
 /// Turns a plan entry into a live module. The host implements this (the
@@ -105,4 +108,7 @@ impl std::fmt::Display for LoadFailure {
 pub struct LoadReport {
     pub mounted: Vec<String>,
     pub failures: Vec<LoadFailure>,
+    /// The loaded modules' warnings, in load order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }

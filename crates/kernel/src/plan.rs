@@ -68,6 +68,17 @@ impl std::fmt::Display for ModuleKind {
     }
 }
 
+/// The known key most like `key`, for "did you mean …?": none when no key
+/// is much like it (a plan's misspelt `sourc`, a config's `max_tokns`).
+pub fn nearest_key<'a>(key: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|candidate| (strsim::jaro(key, candidate), candidate))
+        .filter(|(similarity, _)| *similarity > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}
+
 /// Where a module's code runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -100,6 +111,17 @@ impl std::fmt::Display for Isolation {
     }
 }
 
+/// Where an entry's `config` keys sit in the plan file, so the loader can
+/// point at one (an unknown key) the way the plan parser would.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfigPositions {
+    /// The plan's path as given (`<plan>` for text without one).
+    pub file: String,
+    /// Line and column (1-based) of each key, by its path inside `config`
+    /// (`ui.show_tool_lines`).
+    pub keys: std::collections::BTreeMap<String, (usize, usize)>,
+}
+
 /// One module entry: `{module, source?, config?, instance_id?, isolation?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModuleSpec {
@@ -116,6 +138,9 @@ pub struct ModuleSpec {
     /// Where the entry sits in the plan (`providers[1]`), for error messages.
     #[serde(skip)]
     pub field_path: String,
+    /// Where its `config` keys sit in the plan file, when it came from one.
+    #[serde(skip)]
+    pub config_positions: Option<std::sync::Arc<ConfigPositions>>,
 }
 
 impl ModuleSpec {
@@ -127,6 +152,7 @@ impl ModuleSpec {
             instance_id: None,
             isolation: Isolation::InProcess,
             field_path: String::new(),
+            config_positions: None,
         }
     }
 
@@ -220,10 +246,66 @@ pub struct MountPlan {
     /// Agent overlays (`name -> partial plan`), kept for sub-sessions.
     #[serde(default)]
     pub agents: IndexMap<String, Value>,
+    /// Which of this plan's tools child sessions get (upstream's `spawn`).
+    #[serde(default, skip_serializing_if = "SpawnPolicy::is_empty")]
+    pub spawn: SpawnPolicy,
+}
+
+/// Upstream's `spawn: {exclude_tools: […]}` or `{tools: […]}`: the tool
+/// modules a child session inherits from its parent.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SpawnPolicy {
+    /// Never given to a child.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude_tools: Vec<String>,
+    /// When set, the only parent tools a child gets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+}
+
+impl SpawnPolicy {
+    pub fn is_empty(&self) -> bool {
+        self.exclude_tools.is_empty() && self.tools.is_none()
+    }
 }
 
 impl MountPlan {
     pub fn new(session: SessionSettings) -> Self {
-        MountPlan { session, providers: Vec::new(), tools: Vec::new(), hooks: Vec::new(), agents: IndexMap::new() }
+        MountPlan {
+            session,
+            providers: Vec::new(),
+            tools: Vec::new(),
+            hooks: Vec::new(),
+            agents: IndexMap::new(),
+            spawn: SpawnPolicy::default(),
+        }
+    }
+
+    /// The plan as JSON with every value that may be a secret masked: the
+    /// values of keys named like one (`api_key`, `token`, `password`, …)
+    /// and every header. What `session.raw: true` emits in `session:config`.
+    pub fn redacted_json(&self) -> Value {
+        fn mask(value: &mut Value) {
+            match value {
+                Value::Object(map) => {
+                    for (key, value) in map.iter_mut() {
+                        let key = key.to_ascii_lowercase();
+                        let secret = ["key", "token", "secret", "password", "authorization", "credential", "headers"]
+                            .iter()
+                            .any(|word| key == *word || key.ends_with(&format!("_{word}")));
+                        if secret && !value.is_null() {
+                            *value = Value::String("[REDACTED]".into());
+                        } else {
+                            mask(value);
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(mask),
+                _ => {}
+            }
+        }
+        let mut plan = serde_json::to_value(self).unwrap_or(Value::Null);
+        mask(&mut plan);
+        plan
     }
 }

@@ -140,11 +140,12 @@ impl Session {
         for (kind, spec) in
             [(ModuleKind::Orchestrator, &plan.session.orchestrator), (ModuleKind::Context, &plan.session.context)]
         {
-            let loaded = self.load(kind, spec).await.map_err(|error| SessionError::Essential {
+            let mut loaded = self.load(kind, spec).await.map_err(|error| SessionError::Essential {
                 kind,
                 module: spec.module.clone(),
                 error,
             })?;
+            report.warnings.append(&mut loaded.warnings);
             self.mount(kind, spec, loaded);
             report.mounted.push(format!("{kind} {}", spec.module));
         }
@@ -160,12 +161,20 @@ impl Session {
             let mut data = JsonMap::new();
             data.insert("parent".into(), json!(parent));
             data.insert("session_id".into(), json!(self.session_id()));
-            if let Some(metadata) = &self.metadata {
-                data.insert("metadata".into(), Value::Object(metadata.clone()));
+            if let Some(metadata) = self.metadata() {
+                data.insert("metadata".into(), Value::Object(metadata));
             }
             self.coordinator.emit(events::SESSION_FORK, data).await;
         }
         Ok(report)
+    }
+
+    /// What `session:start` and `session:fork` echo: the plan's
+    /// `session.metadata`, under the metadata this session was made with.
+    fn metadata(&self) -> Option<JsonMap> {
+        let mut metadata = self.coordinator.plan().session.metadata.clone();
+        metadata.extend(self.metadata.iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
+        (!metadata.is_empty()).then_some(metadata)
     }
 
     async fn load(&self, kind: ModuleKind, spec: &ModuleSpec) -> Result<LoadedModule, LoadError> {
@@ -174,7 +183,8 @@ impl Session {
 
     async fn load_optional(&self, kind: ModuleKind, spec: &ModuleSpec, report: &mut LoadReport) {
         match self.load(kind, spec).await {
-            Ok(loaded) => {
+            Ok(mut loaded) => {
+                report.warnings.append(&mut loaded.warnings);
                 self.mount(kind, spec, loaded);
                 report.mounted.push(format!("{kind} {}", spec.mount_name()));
             }
@@ -241,10 +251,16 @@ impl Session {
         if !self.started.swap(true, Ordering::SeqCst) {
             let event = if self.is_resumed { events::SESSION_RESUME } else { events::SESSION_START };
             let mut data = JsonMap::new();
-            if let Some(metadata) = &self.metadata {
-                data.insert("metadata".into(), Value::Object(metadata.clone()));
+            if let Some(metadata) = self.metadata() {
+                data.insert("metadata".into(), Value::Object(metadata));
             }
             coordinator.emit(event, data).await;
+            // Upstream's `session.raw: true`: the plan, secrets masked.
+            if coordinator.plan().session.raw {
+                let mut data = JsonMap::new();
+                data.insert("config".into(), coordinator.plan().redacted_json());
+                coordinator.emit(events::SESSION_CONFIG, data).await;
+            }
         }
         let orchestrator =
             coordinator.orchestrator().ok_or_else(|| SessionError::Plan("no orchestrator is mounted".into()))?;

@@ -98,7 +98,8 @@ pub fn agent_plan(
             plan.session.context = spec_from_value(spec, &format!("{at}.session.context"))?;
         }
     }
-    if let Some(allowed) = &request.inherit_tools {
+    // The request's allow-list, else the plan's `spawn.tools`.
+    if let Some(allowed) = request.inherit_tools.as_ref().or(parent.spawn.tools.as_ref()) {
         plan.tools.retain(|t| allowed.contains(&t.module));
     }
     for (key, list) in [("providers", &mut plan.providers), ("tools", &mut plan.tools), ("hooks", &mut plan.hooks)] {
@@ -114,7 +115,9 @@ pub fn agent_plan(
             }
         }
     }
-    plan.tools.retain(|t| !request.exclude_tools.contains(&t.module));
+    let excluded =
+        |module: &String| request.exclude_tools.contains(module) || parent.spawn.exclude_tools.contains(module);
+    plan.tools.retain(|t| !excluded(&t.module));
     Ok(plan)
 }
 
@@ -140,7 +143,7 @@ fn spec_from_value(value: &Value, field_path: &str) -> Result<ModuleSpec, AgentP
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::SessionSettings;
+    use crate::plan::{SessionSettings, SpawnPolicy};
     use serde_json::json;
 
     #[test]
@@ -174,6 +177,20 @@ mod tests {
         assert_eq!(plan.providers[0].config["model"], "small");
         let tools: Vec<&str> = plan.tools.iter().map(|t| t.module.as_str()).collect();
         assert_eq!(tools, ["tool-echo", "tool-bash", "tool-web"]);
+    }
+
+    #[test]
+    fn the_plans_spawn_policy_filters_what_children_inherit() {
+        let mut plan = parent();
+        plan.spawn.exclude_tools = vec!["tool-task".into()];
+        let child = agent_plan(&plan, "a", &json!({}), &SpawnRequest::default()).unwrap();
+        let tools: Vec<&str> = child.tools.iter().map(|t| t.module.as_str()).collect();
+        assert_eq!(tools, ["tool-echo", "tool-bash"]);
+        plan.spawn = SpawnPolicy { exclude_tools: Vec::new(), tools: Some(vec!["tool-bash".into()]) };
+        let child =
+            agent_plan(&plan, "a", &json!({"tools": [{"module": "tool-web"}]}), &SpawnRequest::default()).unwrap();
+        let tools: Vec<&str> = child.tools.iter().map(|t| t.module.as_str()).collect();
+        assert_eq!(tools, ["tool-bash", "tool-web"], "the agent's own tools are added");
     }
 
     #[test]

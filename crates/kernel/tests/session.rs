@@ -172,6 +172,29 @@ async fn session_start_emitted_once_across_executes() {
 }
 
 #[tokio::test]
+async fn the_plans_metadata_is_echoed_and_raw_emits_the_plan_with_secrets_masked() {
+    let loader = TestLoader::new();
+    let mut plan = plan_with_providers(&["provider-a"]);
+    plan.session.metadata = map(json!({"bundle": "foundation"}));
+    plan.providers[0].config = map(json!({"api_key": "sk-secret", "max_tokens": 10, "headers": {"x-token": "t"}}));
+    let (session, recorder) = new_session(plan.clone(), &loader, SessionOptions::default());
+    session.execute("one").await.unwrap();
+    assert_eq!(recorder.named("session:start")[0]["metadata"], json!({"bundle": "foundation"}));
+    assert!(recorder.named("session:config").is_empty(), "only with session.raw");
+
+    plan.session.raw = true;
+    let (session, recorder) = new_session(plan, &loader, SessionOptions::default());
+    session.execute("one").await.unwrap();
+    let config = &recorder.named("session:config")[0]["config"];
+    assert_eq!(
+        config["providers"][0]["config"],
+        json!({"api_key": "[REDACTED]", "max_tokens": 10, "headers": "[REDACTED]"})
+    );
+    assert_eq!(config["session"]["metadata"], json!({"bundle": "foundation"}));
+    assert!(!config.to_string().contains("sk-secret"));
+}
+
+#[tokio::test]
 async fn resumed_session_emits_resume_not_start() {
     let loader = TestLoader::new();
     let options =

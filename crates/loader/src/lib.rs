@@ -13,6 +13,7 @@
 pub mod adapters;
 pub mod builder;
 pub mod builtin;
+mod config;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub mod crash;
 pub mod git;
@@ -56,6 +57,8 @@ pub struct DylibLoader {
     /// The `amplifier` binary that runs modules mounted with
     /// `isolation: process` (this process's own executable by default).
     module_process: Option<PathBuf>,
+    /// Refuse an unknown config key instead of warning and dropping it.
+    strict: bool,
 }
 
 impl DylibLoader {
@@ -75,7 +78,13 @@ impl DylibLoader {
             locked: None,
             record: lockfile::Recorder::default(),
             module_process: std::env::current_exe().ok(),
+            strict: false,
         }
+    }
+
+    /// `--strict`: an unknown config key fails the module's load.
+    pub fn set_strict(&mut self, strict: bool) {
+        self.strict = strict;
     }
 
     /// The `amplifier` binary to run `isolation: process` modules with:
@@ -382,42 +391,6 @@ fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<Path
     Ok(Some(artifact))
 }
 
-/// Makes `config` what the module receives: the plan's, with the
-/// manifest's defaults filled in for the keys it leaves out
-/// ([`amplifier_protocol::config::apply_defaults`]), checked against the
-/// manifest's schema before the module runs.
-fn configure(
-    spec: &ModuleSpec,
-    config: &mut serde_json::Map<String, serde_json::Value>,
-    manifest: &Manifest,
-) -> Result<(), LoadError> {
-    let Some(schema) = manifest.config_schema_json() else { return Ok(()) };
-    amplifier_protocol::config::apply_defaults(&schema, config);
-    let validator = jsonschema::validator_for(&schema).map_err(|err| {
-        LoadError::new(
-            LoadReason::InvalidModuleMetadata,
-            format!("{}: config_schema is not a valid JSON Schema: {err}", manifest.path.display()),
-        )
-    })?;
-    let config = serde_json::Value::Object(config.clone());
-    // The value itself is never shown: config holds API keys, and a huge
-    // value would bury the message (the path says which value it is).
-    let problems: Vec<String> = validator
-        .iter_errors(&config)
-        .map(|err| {
-            let at = err.instance_path().to_string();
-            format!("{}.config{}: {}", spec.field_path, at.replace('/', "."), err.masked_with("the value"))
-        })
-        .collect();
-    if problems.is_empty() {
-        return Ok(());
-    }
-    Err(LoadError::new(
-        LoadReason::ValidationFailed,
-        format!("{} (schema: {})", problems.join("; "), manifest.path.display()),
-    ))
-}
-
 impl ModuleLoader for DylibLoader {
     fn prepare<'a>(&'a self, modules: &'a [&'a ModuleSpec]) -> BoxFuture<'a, ()> {
         Box::pin(async move {
@@ -459,6 +432,7 @@ impl ModuleLoader for DylibLoader {
             // What the module receives: the plan's config and, for each key
             // it leaves out, the manifest's default (built-in or library alike).
             let mut config = spec.config.clone();
+            let mut warnings = Vec::new();
             if let Some(manifest) = &manifest {
                 if !manifest.module.kinds.iter().any(|k| k == kind.as_str()) {
                     return Err(LoadError::new(
@@ -471,7 +445,7 @@ impl ModuleLoader for DylibLoader {
                         ),
                     ));
                 }
-                configure(spec, &mut config, manifest)?;
+                warnings = config::configure(spec, &mut config, manifest, self.strict)?;
             }
             let (host, caller) = host_service::HostService::new_api(
                 coordinator,
@@ -541,6 +515,7 @@ impl ModuleLoader for DylibLoader {
             Ok(LoadedModule {
                 mounted,
                 cleanup: Some(Box::new(move || Box::pin(async move { cleanup_module.shutdown() }))),
+                warnings,
             })
         })
     }

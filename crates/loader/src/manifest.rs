@@ -12,6 +12,10 @@
 //!
 //! [config_schema]          # JSON Schema of the module's `config`, as TOML
 //! type = "object"
+//!
+//! [config_compat]          # upstream Amplifier's keys for this module (optional)
+//! aliases = { session_log_template = "path" }   # its name for a key we call otherwise
+//! ignored = { auto_discover = "why it means nothing here" }
 //! ```
 //!
 //! The loader reads it before opening the library, so a module mounted as the
@@ -53,8 +57,22 @@ pub struct Manifest {
     /// JSON Schema of the module's config.
     #[serde(default)]
     pub config_schema: Option<toml::Value>,
+    /// What a config written for upstream's module of the same name means here.
+    #[serde(default)]
+    pub config_compat: ConfigCompat,
     #[serde(skip)]
     pub path: PathBuf,
+}
+
+/// Upstream's config keys, by dotted path (`ui.show_tool_lines`): renamed
+/// to ours before validation, or accepted and dropped with the reason.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigCompat {
+    #[serde(default)]
+    pub aliases: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    pub ignored: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

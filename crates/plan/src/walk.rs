@@ -6,8 +6,8 @@
 
 use amplifier_kernel::models::JsonMap;
 use amplifier_kernel::plan::{
-    Isolation, ModuleKind, ModuleSpec, MountPlan, SessionSettings, DEFAULT_CANCEL_GRACE_SECS,
-    DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
+    nearest_key, ConfigPositions, Isolation, ModuleKind, ModuleSpec, MountPlan, SessionSettings, SpawnPolicy,
+    DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
 };
 use indexmap::IndexMap;
 use serde_json::Value as Json;
@@ -16,7 +16,7 @@ use crate::diagnostic::{PlanDiagnostic, PlanError};
 use crate::interpolate;
 use crate::tree::{child_path, Entry, Node, Pos, Value};
 
-const TOP_KEYS: &[&str] = &["session", "providers", "tools", "hooks", "agents"];
+const TOP_KEYS: &[&str] = &["session", "providers", "tools", "hooks", "agents", "spawn", "orchestrator", "context"];
 const SESSION_KEYS: &[&str] = &[
     "orchestrator",
     "context",
@@ -28,6 +28,8 @@ const SESSION_KEYS: &[&str] = &[
     "cancel_grace",
     "metadata",
     "raw",
+    "orchestrator_source",
+    "context_source",
 ];
 const MODULE_KEYS: &[&str] = &["module", "source", "config", "instance_id", "isolation"];
 
@@ -112,7 +114,63 @@ impl Walker<'_> {
         plan.tools = self.modules(&top, "tools", ModuleKind::Tool);
         plan.hooks = self.modules(&top, "hooks", ModuleKind::Hook);
         plan.agents = self.agents(&top);
+        if let Some(node) = top.optional("spawn") {
+            plan.spawn = self.spawn(node);
+        }
+        // Upstream's legacy form: the session modules' config at the top level.
+        for (key, spec) in [("orchestrator", &mut plan.session.orchestrator), ("context", &mut plan.session.context)] {
+            if let Some(node) = top.optional(key) {
+                self.legacy_config(node, key, spec);
+            }
+        }
         plan
+    }
+
+    /// `spawn: {exclude_tools: […], tools: […]}`.
+    fn spawn(&mut self, node: &Node) -> SpawnPolicy {
+        let mut policy = SpawnPolicy::default();
+        let Some(fields) = self.fields(node, "spawn".into(), "a map", &["exclude_tools", "tools"]) else {
+            return policy;
+        };
+        if let Some(node) = fields.optional("exclude_tools") {
+            policy.exclude_tools = self.strings(node, &fields.path("exclude_tools"));
+        }
+        if let Some(node) = fields.optional("tools") {
+            policy.tools = Some(self.strings(node, &fields.path("tools")));
+        }
+        policy
+    }
+
+    fn strings(&mut self, node: &Node, path: &str) -> Vec<String> {
+        let Value::List(items) = &node.value else {
+            self.mismatch(node, path, "a list of module ids");
+            return Vec::new();
+        };
+        items.iter().enumerate().map(|(index, item)| self.non_empty_string(item, &format!("{path}[{index}]"))).collect()
+    }
+
+    /// Top-level `orchestrator: {config: …}` (or `context:`): its keys join
+    /// the session module's config, which wins where both set one.
+    fn legacy_config(&mut self, node: &Node, key: &str, spec: &mut ModuleSpec) {
+        let Some(fields) = self.fields(node, key.into(), "a map with `config`", &["config"]) else { return };
+        let Some(node) = fields.optional("config") else { return };
+        let legacy = self.json_map(node, &fields.path("config"), Strings::Expand);
+        let mut positions = spec
+            .config_positions
+            .as_deref()
+            .cloned()
+            .unwrap_or_else(|| ConfigPositions { file: self.file.to_owned(), keys: Default::default() });
+        let mut found = Default::default();
+        key_positions(node, "", &mut found);
+        for (name, value) in legacy {
+            if !spec.config.contains_key(&name) {
+                spec.config.insert(name, value);
+            }
+        }
+        for (name, place) in found {
+            positions.keys.entry(name).or_insert(place);
+        }
+        spec.config_positions = Some(std::sync::Arc::new(positions));
     }
 
     fn session(&mut self, node: &Node) -> SessionSettings {
@@ -143,6 +201,23 @@ impl Walker<'_> {
         }
         if let Some(node) = fields.optional("raw") {
             session.raw = self.boolean(node, &fields.path("raw"));
+        }
+        // Upstream's legacy `session.orchestrator_source` / `context_source`.
+        for (key, spec) in
+            [("orchestrator_source", &mut session.orchestrator), ("context_source", &mut session.context)]
+        {
+            let Some(node) = fields.optional(key) else { continue };
+            let path = fields.path(key);
+            let text = self.string(node, &path);
+            let source = self.expand(&text, node.pos, &path);
+            match &spec.source {
+                None => spec.source = Some(source),
+                Some(given) if *given != source => {
+                    let message = format!("`{key}` differs from `{}.source`, which wins", spec.field_path);
+                    self.warn(node.pos, &path, message);
+                }
+                Some(_) => {}
+            }
         }
         session
     }
@@ -272,6 +347,9 @@ impl Walker<'_> {
         }
         if let Some(node) = fields.optional("config") {
             spec.config = self.json_map(node, &fields.path("config"), Strings::Expand);
+            let mut positions = ConfigPositions { file: self.file.to_owned(), keys: Default::default() };
+            key_positions(node, "", &mut positions.keys);
+            spec.config_positions = Some(std::sync::Arc::new(positions));
         }
         if let Some(node) = fields.optional("instance_id") {
             let path = fields.path("instance_id");
@@ -327,7 +405,10 @@ impl Walker<'_> {
             return None;
         };
         for entry in entries.iter().filter(|entry| !known.contains(&entry.key.as_str())) {
-            let message = format!("unknown key `{}` is ignored; known keys: {}", entry.key, known.join(", "));
+            let near = nearest_key(&entry.key, known.iter().copied())
+                .map(|candidate| format!(" did you mean `{candidate}`?"))
+                .unwrap_or_default();
+            let message = format!("unknown key `{}` is ignored;{near} known keys: {}", entry.key, known.join(", "));
             let field = child_path(&path, &entry.key);
             self.warn(entry.key_pos, &field, message);
         }
@@ -440,6 +521,17 @@ impl Walker<'_> {
 
     fn diagnostic(&self, pos: Pos, path: &str, message: String) -> PlanDiagnostic {
         PlanDiagnostic::new(self.file, pos, path, message)
+    }
+}
+
+/// Records where each key of a map (and of the maps inside it) sits, by its
+/// dotted path from `prefix`.
+fn key_positions(node: &Node, prefix: &str, out: &mut std::collections::BTreeMap<String, (usize, usize)>) {
+    let Value::Map(entries) = &node.value else { return };
+    for entry in entries {
+        let path = if prefix.is_empty() { entry.key.clone() } else { format!("{prefix}.{}", entry.key) };
+        out.insert(path.clone(), (entry.key_pos.line, entry.key_pos.column));
+        key_positions(&entry.value, &path, out);
     }
 }
 

@@ -308,13 +308,13 @@ fn unknown_keys_are_warnings() {
     assert_eq!(
         warnings(text),
         [
-            "plan.yaml:2:29: session.orchestrator.sourc: unknown key `sourc` is ignored; \
+            "plan.yaml:2:29: session.orchestrator.sourc: unknown key `sourc` is ignored; did you mean `source`? \
              known keys: module, source, config, instance_id, isolation",
-            "plan.yaml:4:3: session.contxt: unknown key `contxt` is ignored; known keys: \
+            "plan.yaml:4:3: session.contxt: unknown key `contxt` is ignored; did you mean `context`? known keys: \
              orchestrator, context, resolver, injection_size_limit, injection_budget_per_turn, \
-             tool_timeout, tool_timeouts, cancel_grace, metadata, raw",
+             tool_timeout, tool_timeouts, cancel_grace, metadata, raw, orchestrator_source, context_source",
             "plan.yaml:5:1: models: unknown key `models` is ignored; \
-             known keys: session, providers, tools, hooks, agents",
+             known keys: session, providers, tools, hooks, agents, spawn, orchestrator, context",
         ]
     );
 }
@@ -325,7 +325,7 @@ fn warnings_accompany_errors() {
     assert_eq!(
         error(&text),
         "plan.yaml:3:5: hooks[0].module: missing required field; expected a non-empty string\n\
-         warning: plan.yaml:3:5: hooks[0].modul: unknown key `modul` is ignored; \
+         warning: plan.yaml:3:5: hooks[0].modul: unknown key `modul` is ignored; did you mean `module`? \
          known keys: module, source, config, instance_id, isolation"
     );
 }
@@ -339,6 +339,35 @@ fn instance_id_outside_providers_is_a_warning_and_ignored() {
         parsed.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
         ["plan.yaml:4:18: tools[0].instance_id: `instance_id` only applies to providers; ignored"]
     );
+}
+
+#[test]
+fn upstreams_legacy_forms_and_spawn_are_read_as_upstream_defines_them() {
+    let text = "session:\n  orchestrator: loop-basic\n  context: {module: context-simple, config: {max_tokens: 9}}\n  \
+                orchestrator_source: ./loop\n  context_source: ./ctx\n\
+                orchestrator:\n  config: {max_iterations: 3}\ncontext:\n  config: {max_tokens: 1, compact_threshold: 0.5}\n\
+                spawn:\n  exclude_tools: [tool-task]\n";
+    let parsed = parse_ok(text);
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    let session = &parsed.plan.session;
+    assert_eq!(session.orchestrator.source.as_deref(), Some("./loop"));
+    assert_eq!(json!(session.orchestrator.config), json!({"max_iterations": 3}));
+    assert_eq!(session.context.source.as_deref(), Some("./ctx"));
+    // The session's own config wins over the legacy top-level one.
+    assert_eq!(json!(session.context.config), json!({"max_tokens": 9, "compact_threshold": 0.5}));
+    let positions = session.orchestrator.config_positions.as_ref().unwrap();
+    assert_eq!(positions.keys["max_iterations"], (7, 12));
+    assert_eq!(parsed.plan.spawn.exclude_tools, ["tool-task"]);
+    assert_eq!(parsed.plan.spawn.tools, None);
+    let text = "session: {orchestrator: {module: o, source: ./a}, context: c, orchestrator_source: ./b}\n\
+                spawn: {tools: [tool-echo]}\n";
+    let parsed = parse_ok(text);
+    assert_eq!(parsed.plan.session.orchestrator.source.as_deref(), Some("./a"));
+    assert_eq!(
+        parsed.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["plan.yaml:1:84: session.orchestrator_source: `orchestrator_source` differs from `session.orchestrator.source`, which wins"]
+    );
+    assert_eq!(parsed.plan.spawn.tools, Some(vec!["tool-echo".to_owned()]));
 }
 
 #[test]

@@ -57,6 +57,8 @@ pub const EXECUTION_START: &str = "execution:start";
 pub const EXECUTION_END: &str = "execution:end";
 /// loop-streaming: text the user typed during the turn joined the context (`{count, messages}`).
 pub const STEERING_INJECTED: &str = "orchestrator:steering_injected";
+/// loop-streaming waited before a provider call (`min_delay_between_calls_ms`).
+pub const ORCHESTRATOR_RATE_LIMIT_DELAY: &str = "orchestrator:rate_limit_delay";
 /// Around an `ask_user` verdict: the question is asked, then answered.
 pub const APPROVAL_REQUIRED: &str = "approval:required";
 pub const APPROVAL_GRANTED: &str = "approval:granted";

@@ -396,6 +396,7 @@ impl ModuleLoader for TestLoader {
                         Ok(())
                     }) as BoxFuture<'static, ModuleResult<()>>
                 })),
+                warnings: Vec::new(),
             })
         })
     }
