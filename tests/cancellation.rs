@@ -180,6 +180,11 @@ fn the_first_ctrl_c_gives_a_command_its_grace_then_kills_its_process_group() {
     assert_eq!(result["type"], "Cancelled");
     assert!(result["msg"].as_str().unwrap().contains("ran past the 500ms grace period"), "{result}");
     assert_eq!(lines.last().unwrap()["data"]["status"], "cancelled");
+    // The loop announced the cancel it acted on, as upstream's loops do.
+    let requested = lines.iter().find(|l| l["event"] == "cancel:requested").expect("cancel:requested");
+    assert_eq!(requested["data"]["state"], "graceful");
+    let completed = lines.iter().find(|l| l["event"] == "cancel:completed").expect("cancel:completed");
+    assert_eq!(completed["data"]["was_immediate"], false);
     // tool-bash put the command in a process group of its own: the shell
     // and its `sleep` are gone (dead, if not yet reaped).
     let started = std::time::Instant::now();
@@ -230,4 +235,6 @@ fn a_second_ctrl_c_abandons_a_tool_that_blocks_its_thread() {
     assert_eq!(status.code(), Some(130));
     let result = &tool_event(&lines, "call_1")["data"]["error"];
     assert_eq!(result, &json!({"type": "Cancelled", "msg": "tool 'block' was cancelled (the session was stopped)"}));
+    let completed = lines.iter().find(|l| l["event"] == "cancel:completed").expect("cancel:completed");
+    assert_eq!(completed["data"]["was_immediate"], true, "{completed}");
 }

@@ -106,6 +106,88 @@ fn a_hook_on_tool_pre_rewrites_the_input_in_loop_basic() {
     assert!(results.iter().all(|r| r.contains("rewritten")), "{results:?}");
 }
 
+/// `plan_with_script` with hook-verdict answering `event` with `result`.
+fn plan_with_verdict(dir: &Path, orchestrator: &str, script: &str, event: &str, result: &str) -> String {
+    plan_with_script(dir, orchestrator, script, Some(result))
+        .replace("event: \"tool:selecting\"", &format!("event: \"{event}\""))
+}
+
+/// The requests the scripted provider received.
+fn requests(dir: &Path) -> Vec<Value> {
+    let log = std::fs::read_to_string(dir.join("requests.jsonl")).unwrap_or_default();
+    log.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+#[test]
+fn a_tool_post_hook_may_replace_the_result_with_any_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = r#"[{tool_calls: [{name: echo, arguments: {text: secret}}]}, {text: done}]"#;
+    let verdict = r#"{action: modify, data: {result: "[withheld by policy]"}}"#;
+    let output = run_plan(dir.path(), &plan_with_verdict(dir.path(), "loop-basic", script, "tool:post", verdict));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(tool_results(dir.path()), [r#""[withheld by policy]""#]);
+}
+
+#[test]
+fn a_denied_prompt_or_provider_request_answers_operation_denied_as_upstream() {
+    // Not a failed run: upstream's loops answer with the denial.
+    for event in ["prompt:submit", "provider:request"] {
+        for orchestrator in ["loop-basic", "loop-streaming"] {
+            let dir = tempfile::tempdir().unwrap();
+            let script = r#"[{text: never}]"#;
+            let verdict = r#"{action: deny, reason: "over budget"}"#;
+            let plan = plan_with_verdict(dir.path(), orchestrator, script, event, verdict);
+            let output = run_plan(dir.path(), &plan);
+            assert!(output.status.success(), "{event}/{orchestrator}: {}", stderr(&output));
+            let lines = json_lines(&output);
+            assert_eq!(lines.last().unwrap()["data"]["response"], "Operation denied: over budget", "{event}");
+            let complete = lines.iter().find(|l| l["event"] == "orchestrator:complete").unwrap();
+            assert_eq!(complete["data"]["status"], "denied");
+            assert!(requests(dir.path()).is_empty(), "{event}/{orchestrator}: the model was never asked");
+        }
+    }
+}
+
+#[test]
+fn at_max_iterations_the_wrap_up_call_keeps_the_tools_and_reminds_as_a_user_message() {
+    for (last_turn, response, status) in [
+        (r#"{text: "wrapped up"}"#, "wrapped up", "success"),
+        ("{tool_calls: [{name: echo, arguments: {text: two}}]}", "", "incomplete"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!(
+            r#"[{{tool_calls: [{{name: echo, arguments: {{text: one}}}}], metadata: {{reasoning_id: r1}}}}, {last_turn}]"#
+        );
+        let plan = plan_with_script(dir.path(), "loop-basic", &script, None)
+            .replace("{module: loop-basic, source:", "{module: loop-basic, config: {max_iterations: 1}, source:");
+        let output = run_plan(dir.path(), &plan);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let lines = json_lines(&output);
+        assert_eq!(lines.last().unwrap()["data"]["response"], response);
+        let complete = lines.iter().find(|l| l["event"] == "orchestrator:complete").unwrap();
+        assert_eq!(
+            (complete["data"]["status"].as_str(), complete["data"]["turn_count"].as_u64()),
+            (Some(status), Some(1))
+        );
+        assert_eq!(lines.iter().filter(|l| l["event"] == "tool:pre").count(), 1, "the wrap-up call's tools never run");
+
+        let requests = requests(dir.path());
+        assert_eq!(requests.len(), 2);
+        let wrap_up = &requests[1];
+        assert!(wrap_up["tools"].as_array().is_some_and(|tools| !tools.is_empty()), "{wrap_up}");
+        let messages = wrap_up["messages"].as_array().unwrap();
+        let reminder = messages.last().unwrap();
+        assert_eq!(reminder["role"], "user");
+        assert!(reminder["content"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("<system-reminder source=\"orchestrator-loop-limit\">"));
+        // The assistant message kept the response's metadata (a provider's state across steps).
+        let assistant = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+        assert_eq!(assistant["metadata"]["reasoning_id"], "r1", "{assistant}");
+    }
+}
+
 #[test]
 fn loop_streaming_spaces_its_provider_calls_by_min_delay_between_calls_ms() {
     let dir = tempfile::tempdir().unwrap();

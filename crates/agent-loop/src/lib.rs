@@ -26,8 +26,13 @@ use amplifier_sdk::prelude::*;
 use amplifier_sdk::{events, HookAction};
 use serde::Deserialize;
 
-const FINAL_ANSWER_REMINDER: &str =
-    "You have reached the maximum number of iterations for this prompt. Do not call any more tools: give your final answer now.";
+/// Upstream's, word for word.
+const FINAL_ANSWER_REMINDER: &str = "<system-reminder source=\"orchestrator-loop-limit\">
+You have reached the maximum number of iterations for this turn. Please provide a response to the user now, \
+summarizing your progress and noting what remains to be done. You can continue in the next turn if needed.
+
+DO NOT mention this iteration limit or reminder to the user explicitly. Simply wrap up naturally.
+</system-reminder>";
 
 #[derive(Debug, Deserialize)]
 struct Config {
@@ -114,6 +119,14 @@ impl AgentLoop {
         self.host.emit(events::ORCHESTRATOR_COMPLETE, event_data(payload)).await.map(drop)
     }
 
+    /// A `prompt:submit` or `provider:request` hook denied the turn: its
+    /// answer is upstream's "Operation denied: …", not a failed run.
+    async fn denied(&self, turns: u64, reason: Option<String>) -> ModuleResult<String> {
+        let text = format!("Operation denied: {}", reason.unwrap_or_default());
+        self.complete_event(turns, "denied", Some(&text)).await?;
+        Ok(text)
+    }
+
     /// Waits out what is left of `min_delay_between_calls_ms` since the
     /// previous call ended (tools running in between count), saying so.
     async fn rate_limit(&self, last_call_end: Option<std::time::Instant>) -> ModuleResult<()> {
@@ -157,11 +170,7 @@ impl AgentLoop {
         }
         let submitted = self.host.dispatch(events::PROMPT_SUBMIT, event_data(json!({"prompt": prompt}))).await?;
         if submitted.is_denied() {
-            self.complete_event(0, "denied", None).await?;
-            return Err(ModuleError::new(
-                ErrorKind::Abort,
-                format!("prompt denied by hook: {}", submitted.reason.unwrap_or_default()),
-            ));
+            return self.denied(0, submitted.reason).await;
         }
         self.host.add_message(Message::user(prompt)).await?;
         let provider = self.provider_name().await?;
@@ -170,13 +179,14 @@ impl AgentLoop {
         let mut last_call_end: Option<std::time::Instant> = None;
         loop {
             iteration += 1;
-            if self.host.session_info().await?.cancellation != "none" {
-                self.host
-                    .emit(
-                        events::CANCEL_COMPLETED,
-                        event_data(json!({"orchestrator": self.style.name, "was_immediate": false, "turn_count": iteration - 1})),
-                    )
-                    .await?;
+            let cancellation = self.host.session_info().await?.cancellation;
+            if cancellation != "none" {
+                // As upstream's loops: the orchestrator announces the cancel it acts on.
+                let state =
+                    json!({"orchestrator": self.style.name, "state": cancellation, "turn_count": iteration - 1});
+                self.host.emit(events::CANCEL_REQUESTED, event_data(state)).await?;
+                let done = json!({"orchestrator": self.style.name, "was_immediate": cancellation == "immediate", "turn_count": iteration - 1});
+                self.host.emit(events::CANCEL_COMPLETED, event_data(done)).await?;
                 self.complete_event(iteration - 1, "cancelled", None).await?;
                 return Err(ModuleError::cancelled());
             }
@@ -184,11 +194,15 @@ impl AgentLoop {
             let limit_reached = self.config.max_iterations >= 0 && iteration > self.config.max_iterations as u64;
             let request_event = json!({"provider": provider, "iteration": iteration, "max_reached": limit_reached});
             let requested = self.host.dispatch(events::PROVIDER_REQUEST, event_data(request_event)).await?;
+            if requested.is_denied() {
+                return self.denied(iteration - 1, requested.reason).await;
+            }
             ephemeral.extend(requested.ephemeral_injections);
             if limit_reached {
+                // Upstream's reminder: a user message in this request only.
                 ephemeral.push(EphemeralInjection {
                     content: FINAL_ANSWER_REMINDER.to_owned(),
-                    role: InjectionRole::System,
+                    role: InjectionRole::User,
                     append_to_last_tool_result: false,
                 });
             }
@@ -201,7 +215,9 @@ impl AgentLoop {
             let tools = self.host.tools().await?;
             let request = ChatRequest {
                 messages,
-                tools: (!limit_reached && !tools.is_empty()).then_some(tools),
+                // The last call keeps the tools, as upstream's: a request
+                // whose history holds tool calls but no tools confuses models.
+                tools: (!tools.is_empty()).then_some(tools),
                 reasoning_effort: self.config.reasoning_effort.clone(),
                 metadata: self.config.extended_thinking.then(|| event_data(json!({"extended_thinking": true}))),
                 ..ChatRequest::default()
@@ -226,7 +242,15 @@ impl AgentLoop {
                     return Err(err);
                 }
             };
-            let tool_calls = response.parse_tool_calls();
+            // The wrap-up call's tool calls are not run, so not kept either:
+            // a call without its result would make the history invalid.
+            let tool_calls = if limit_reached { Vec::new() } else { response.parse_tool_calls() };
+            let content: Vec<ContentBlock> = match limit_reached {
+                true => {
+                    response.content.iter().filter(|b| !matches!(b, ContentBlock::ToolCall { .. })).cloned().collect()
+                }
+                false => response.content.clone(),
+            };
             let response_event =
                 json!({"provider": provider, "usage": response.usage, "tool_calls": !tool_calls.is_empty()});
             let answered = self.host.dispatch(events::PROVIDER_RESPONSE, event_data(response_event)).await?;
@@ -234,8 +258,10 @@ impl AgentLoop {
             self.emit_content_blocks(&response, &started).await?;
             self.host
                 .add_message(Message {
-                    content: MessageContent::Blocks(response.content.clone()),
+                    content: MessageContent::Blocks(content),
                     tool_calls: (!tool_calls.is_empty()).then(|| tool_calls.clone()),
+                    // A provider's state across steps (reasoning items) rides here.
+                    metadata: response.metadata.clone(),
                     ..Message::new(Role::Assistant, "")
                 })
                 .await?;
@@ -254,8 +280,14 @@ impl AgentLoop {
                         event_data(json!({"response_preview": preview, "length": text.len()})),
                     )
                     .await?;
-                let status = if limit_reached { "incomplete" } else { "success" };
-                self.complete_event(iteration, status, Some(&text)).await?;
+                // At the limit, the wrap-up call is not an iteration of its own
+                // (upstream reports max_iterations), and an answer is a success.
+                let (turns, status) = match limit_reached {
+                    false => (iteration, "success"),
+                    true if text.trim().is_empty() => (iteration - 1, "incomplete"),
+                    true => (iteration - 1, "success"),
+                };
+                self.complete_event(turns, status, Some(&text)).await?;
                 return Ok(text);
             }
 
@@ -308,6 +340,22 @@ impl AgentLoop {
             while let Some(Some(delta)) = deltas.next().await {
                 let block_type = match delta.get("type").and_then(Value::as_str) {
                     Some(kind @ ("text" | "thinking")) => kind.to_owned(),
+                    // The provider left these to us, as it leaves every piece to a streaming caller.
+                    Some("tool_call") => {
+                        let mut event = json!({
+                            "provider": provider,
+                            "block_type": "tool_call",
+                            "tool_call_index": delta.get("index"),
+                            "delta": delta.get("arguments").cloned().unwrap_or_default(),
+                        });
+                        for key in ["id", "name"] {
+                            if let (Some(value), Some(event)) = (delta.get(key), event.as_object_mut()) {
+                                event.insert(key.to_owned(), value.clone());
+                            }
+                        }
+                        let _ = self.host.emit(events::CONTENT_BLOCK_DELTA, event_data(event)).await;
+                        continue;
+                    }
                     _ => continue,
                 };
                 let index = delta.get("index").and_then(Value::as_u64).unwrap_or(0);
@@ -409,9 +457,7 @@ impl AgentLoop {
         let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result, "parallel_group_id": group});
         let post = self.host.dispatch(events::TOOL_POST, event_data(post)).await?;
         if let Some(left) = post.data.as_ref().and_then(|d| d.get("result")) {
-            if let Ok(replaced) = serde_json::from_value::<ToolResult>(left.clone()) {
-                result = replaced;
-            }
+            result = replaced_result(result, left);
         }
         injections.extend(post.ephemeral_injections);
         Ok((result, injections))
@@ -419,6 +465,21 @@ impl AgentLoop {
 }
 
 /// Adds ephemeral injections to this request's copy of the messages only.
+/// What a `tool:post` hook left as `result`: a result of the same shape
+/// replaces the tool's, and any other value is the output the model sees
+/// (upstream's modify may put anything there).
+fn replaced_result(original: ToolResult, left: &Value) -> ToolResult {
+    if serde_json::to_value(&original).is_ok_and(|value| value == *left) {
+        return original;
+    }
+    if left.get("success").is_some_and(Value::is_boolean) {
+        if let Ok(replaced) = serde_json::from_value::<ToolResult>(left.clone()) {
+            return replaced;
+        }
+    }
+    ToolResult::ok(left.clone())
+}
+
 fn apply_ephemeral(messages: &mut Vec<Message>, injections: Vec<EphemeralInjection>) {
     for injection in injections {
         if injection.append_to_last_tool_result {
@@ -473,5 +534,17 @@ mod tests {
         assert_eq!(messages[1].content.text(), "42\n\nlint: 3 errors");
         assert_eq!(messages[2].role, Role::User);
         assert_eq!(messages[2].content.text(), "be brief");
+    }
+
+    #[test]
+    fn a_tool_post_hook_may_replace_the_result_with_any_value() {
+        let original = ToolResult::ok(json!("42"));
+        assert_eq!(replaced_result(original.clone(), &json!({"success": true, "output": "42"})), original);
+        let failed = replaced_result(original.clone(), &json!({"success": false, "error": {"message": "no"}}));
+        assert!(!failed.success);
+        assert_eq!(replaced_result(original.clone(), &json!("[redacted]")).serialized_output(), "[redacted]");
+        let any = replaced_result(original, &json!({"answer": 42}));
+        assert!(any.success);
+        assert_eq!(any.output, Some(json!({"answer": 42})));
     }
 }

@@ -7,7 +7,10 @@
 //!   `{provider, block_index, block_type: "text"|"thinking", delta}` or
 //!   `{provider, block_type: "tool_call", tool_call_index, id?, name?, delta}`
 //!   (the orchestrator emits `content_block:start`/`end` for the finished
-//!   blocks, as upstream's loops do);
+//!   blocks, as upstream's loops do). Only when the caller did not ask for
+//!   the stream: a caller that streams (loop-streaming) emits each piece
+//!   itself, after its block's `content_block:start`, so every piece is
+//!   emitted exactly once and in order;
 //! - `provider:retry` (retrying providers: `amplifier_provider_http::retry`);
 //! - `llm:response` `{provider, model, status: "ok"|"error", duration_ms,
 //!   usage?, finish_reason?, error?}` once it is over.
@@ -119,6 +122,9 @@ impl<'a, S: EventSink> Deltas<'a, S> {
             StreamDelta::Text { index, text: text.to_owned() }
         };
         self.stream.send(&delta);
+        if self.stream.is_enabled() {
+            return;
+        }
         let data = json!({"provider": self.provider, "block_index": index, "block_type": block_type, "delta": text});
         self.events.send_event(events::CONTENT_BLOCK_DELTA, data).await;
     }
@@ -135,6 +141,9 @@ impl<'a, S: EventSink> Deltas<'a, S> {
             name: name.map(str::to_owned),
             arguments: arguments.to_owned(),
         });
+        if self.stream.is_enabled() {
+            return;
+        }
         let mut data =
             json!({"provider": self.provider, "block_type": "tool_call", "tool_call_index": index, "delta": arguments});
         if let Some(map) = data.as_object_mut() {

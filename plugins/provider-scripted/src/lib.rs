@@ -53,6 +53,9 @@ struct Turn {
     usage: Option<Usage>,
     #[serde(default)]
     fail: Option<Failure>,
+    /// The response's `metadata`: a provider's state across steps.
+    #[serde(default)]
+    metadata: Option<JsonMap>,
     #[serde(default = "one")]
     repeat: usize,
 }
@@ -159,6 +162,7 @@ impl ScriptedProvider {
             tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
             content,
             usage: Some(usage),
+            metadata: turn.metadata.clone(),
             ..ChatResponse::default()
         })
     }
