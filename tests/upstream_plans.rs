@@ -86,6 +86,17 @@ fn strict_refuses_what_upstreams_plan_leaves_to_warnings() {
         "{err}"
     );
     assert!(err.contains("without --strict an unknown key is a warning"), "{err}");
+    // The plan's own unknown keys too, with the reason it is an error.
+    let plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+    std::fs::write(dir.path().join("typo.yaml"), plan.replace("spawn:", "spwan:")).unwrap();
+    let output = amplifier(dir.path()).args(["run", "--strict", "--plan", "typo.yaml", "hi"]).output().unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error: typo.yaml:51:1: spwan: unknown key `spwan` is ignored; did you mean `spawn`?"),
+        "{err}"
+    );
+    assert!(err.contains("hint: --strict (or the `strict` setting) makes this warning an error"), "{err}");
     // The setting does what the flag does.
     let output = amplifier(dir.path())
         .env("HOME", dir.path().join("home"))

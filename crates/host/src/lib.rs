@@ -121,10 +121,13 @@ impl Host {
     pub fn open(plan_path: &Path, options: HostOptions) -> Result<Host, HostError> {
         let parsed = amplifier_plan::parse_plan_file(plan_path)?;
         if options.strict && !parsed.warnings.is_empty() {
-            return Err(HostError::Plan(amplifier_plan::PlanError::Invalid {
-                errors: parsed.warnings,
-                warnings: Vec::new(),
-            }));
+            let hint = "--strict (or the `strict` setting) makes this warning an error";
+            let errors = parsed
+                .warnings
+                .into_iter()
+                .map(|warning| amplifier_plan::PlanDiagnostic { hint: Some(hint.to_owned()), ..warning })
+                .collect();
+            return Err(HostError::Plan(amplifier_plan::PlanError::Invalid { errors, warnings: Vec::new() }));
         }
         let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
         let lock = match options.keep_lock || options.locked {
