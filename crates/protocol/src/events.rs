@@ -69,3 +69,153 @@ pub const CANCEL_COMPLETED: &str = "cancel:completed";
 pub const MODULE_LOAD_FAILED: &str = "module:load_failed";
 /// Ours: an injection refused by the enforced size limit or turn budget.
 pub const HOOK_INJECTION_REFUSED: &str = "hook:injection_refused";
+
+/// orchestrator-plan, as a run starts (`{threadId, mode, …}`).
+pub const PLAN_START: &str = "plan:start";
+/// Upstream's; nothing here emits it yet.
+pub const PLAN_END: &str = "plan:end";
+/// Upstream's; nothing here emits it yet.
+pub const PROVIDER_THROTTLE: &str = "provider:throttle";
+/// Upstream's; nothing here emits it yet.
+pub const PROVIDER_TOOL_SEQUENCE_REPAIRED: &str = "provider:tool_sequence_repaired";
+/// Upstream's; nothing here emits it yet.
+pub const PROVIDER_RESOLVE: &str = "provider:resolve";
+/// Upstream's; nothing here emits it yet.
+pub const CONTEXT_COMPACTION: &str = "context:compaction";
+/// Upstream's; nothing here emits it yet.
+pub const CONTEXT_INCLUDE: &str = "context:include";
+/// Upstream's; nothing here emits it yet.
+pub const ARTIFACT_WRITE: &str = "artifact:write";
+/// Upstream's; nothing here emits it yet.
+pub const ARTIFACT_READ: &str = "artifact:read";
+/// Upstream's; nothing here emits it yet.
+pub const POLICY_VIOLATION: &str = "policy:violation";
+/// Upstream's; nothing here emits it yet.
+pub const MODULE_ON_SESSION_READY_FAILED: &str = "module:on_session_ready_failed";
+
+/// Upstream's `ALL_EVENTS` (amplifier-core 1.6's 42, in its order) and
+/// 2.0's `module:load_failed`: what a hook that wants every canonical
+/// event subscribes to.
+pub const ALL_EVENTS: &[&str] = &[
+    SESSION_START,
+    SESSION_END,
+    SESSION_FORK,
+    SESSION_RESUME,
+    PROMPT_SUBMIT,
+    PROMPT_COMPLETE,
+    PLAN_START,
+    PLAN_END,
+    PROVIDER_REQUEST,
+    PROVIDER_RESPONSE,
+    PROVIDER_RETRY,
+    PROVIDER_ERROR,
+    PROVIDER_THROTTLE,
+    PROVIDER_TOOL_SEQUENCE_REPAIRED,
+    PROVIDER_RESOLVE,
+    LLM_REQUEST,
+    LLM_RESPONSE,
+    CONTENT_BLOCK_START,
+    CONTENT_BLOCK_DELTA,
+    CONTENT_BLOCK_END,
+    THINKING_DELTA,
+    THINKING_FINAL,
+    TOOL_PRE,
+    TOOL_POST,
+    TOOL_ERROR,
+    CONTEXT_PRE_COMPACT,
+    CONTEXT_POST_COMPACT,
+    CONTEXT_COMPACTION,
+    CONTEXT_INCLUDE,
+    ORCHESTRATOR_COMPLETE,
+    EXECUTION_START,
+    EXECUTION_END,
+    USER_NOTIFICATION,
+    ARTIFACT_WRITE,
+    ARTIFACT_READ,
+    POLICY_VIOLATION,
+    APPROVAL_REQUIRED,
+    APPROVAL_GRANTED,
+    APPROVAL_DENIED,
+    CANCEL_REQUESTED,
+    CANCEL_COMPLETED,
+    MODULE_ON_SESSION_READY_FAILED,
+    MODULE_LOAD_FAILED,
+];
+
+/// The events of this host and its standard modules that upstream's list
+/// lacks (upstream's modules declare theirs as `observability.events`).
+pub const HOST_EVENTS: &[&str] =
+    &[SESSION_CONFIG, TOOL_SELECTING, STEERING_INJECTED, ORCHESTRATOR_RATE_LIMIT_DELAY, HOOK_INJECTION_REFUSED];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// amplifier-core's `crates/amplifier-core/src/events.rs` at 7a47143, in order.
+    const UPSTREAM: [&str; 42] = [
+        "session:start",
+        "session:end",
+        "session:fork",
+        "session:resume",
+        "prompt:submit",
+        "prompt:complete",
+        "plan:start",
+        "plan:end",
+        "provider:request",
+        "provider:response",
+        "provider:retry",
+        "provider:error",
+        "provider:throttle",
+        "provider:tool_sequence_repaired",
+        "provider:resolve",
+        "llm:request",
+        "llm:response",
+        "content_block:start",
+        "content_block:delta",
+        "content_block:end",
+        "thinking:delta",
+        "thinking:final",
+        "tool:pre",
+        "tool:post",
+        "tool:error",
+        "context:pre_compact",
+        "context:post_compact",
+        "context:compaction",
+        "context:include",
+        "orchestrator:complete",
+        "execution:start",
+        "execution:end",
+        "user:notification",
+        "artifact:write",
+        "artifact:read",
+        "policy:violation",
+        "approval:required",
+        "approval:granted",
+        "approval:denied",
+        "cancel:requested",
+        "cancel:completed",
+        "module:on_session_ready_failed",
+    ];
+
+    #[test]
+    fn all_events_is_upstreams_list_then_module_load_failed() {
+        assert_eq!(ALL_EVENTS[..42], UPSTREAM);
+        assert_eq!(ALL_EVENTS[42..], [MODULE_LOAD_FAILED]);
+    }
+
+    #[test]
+    fn every_name_here_is_canonical_or_ours_and_none_twice() {
+        let names: Vec<&str> = include_str!("events.rs")
+            .lines()
+            .filter_map(|line| line.trim().strip_prefix("pub const ")?.split_once(": &str = \"")?.1.strip_suffix("\";"))
+            .collect();
+        assert!(names.len() >= ALL_EVENTS.len() + HOST_EVENTS.len());
+        for name in &names {
+            assert!(ALL_EVENTS.contains(name) != HOST_EVENTS.contains(name), "{name}: in exactly one list");
+        }
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "a name defined twice");
+    }
+}
