@@ -187,6 +187,8 @@ impl Message {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
     pub id: String,
+    /// Upstream's stored transcripts spell it `tool` (`{id, tool, arguments}`).
+    #[serde(alias = "tool")]
     pub name: String,
     #[serde(default)]
     pub arguments: Value,
@@ -644,6 +646,16 @@ mod tests {
         let back = serde_json::to_value(&result).unwrap();
         assert_eq!(back["future_field"], json!(7));
         assert_eq!(back["action"], json!("deny"));
+    }
+
+    #[test]
+    fn a_message_with_upstreams_tool_call_shape_loads() {
+        let stored = json!({"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "tool": "echo", "arguments": {"text": "hi"}}]});
+        let message: Message = serde_json::from_value(stored).unwrap();
+        let call = &message.tool_calls.unwrap()[0];
+        assert_eq!((call.id.as_str(), call.name.as_str()), ("c1", "echo"));
+        assert_eq!(call.arguments, json!({"text": "hi"}));
+        assert!(call.extensions.is_empty(), "`tool` is the name, not an unknown key: {:?}", call.extensions);
     }
 
     #[test]
