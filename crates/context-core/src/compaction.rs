@@ -368,6 +368,16 @@ mod tests {
         message.role == Role::System && message.content.text().starts_with("[context compacted:")
     }
 
+    /// A system message, the task, then `n` long assistant/user exchanges, numbered.
+    fn exchanges(n: usize) -> Vec<Message> {
+        let mut history = vec![Message::system("sys"), Message::user("the task")];
+        for i in 0..n {
+            history.push(assistant(&format!("answer {i} {}", long(400))));
+            history.push(Message::user(format!("more {i} {}", long(400))));
+        }
+        numbered(history)
+    }
+
     fn compact_ok(history: &[Message], budget: u64) -> Compacted {
         compact(history, budget, &policy()).expect("over budget, so compacted")
     }
@@ -542,12 +552,7 @@ mod tests {
 
     #[test]
     fn level_2_omits_the_oldest_but_keeps_the_first_user_message_and_recent_ones() {
-        let mut history = vec![Message::system("sys"), Message::user("the task")];
-        for i in 0..10 {
-            history.push(assistant(&format!("answer {i} {}", long(400))));
-            history.push(Message::user(format!("more {i} {}", long(400))));
-        }
-        let history = numbered(history);
+        let history = exchanges(10);
         let budget = tokens::estimate_all(&history) / 2;
         let compacted = compact_ok(&history, budget);
         assert_invariants(&history, &compacted, budget);
@@ -567,12 +572,7 @@ mod tests {
 
     #[test]
     fn a_target_share_compacts_below_the_budget_and_only_past_it() {
-        let mut history = vec![Message::system("sys"), Message::user("the task")];
-        for i in 0..20 {
-            history.push(assistant(&format!("answer {i} {}", long(400))));
-            history.push(Message::user(format!("more {i} {}", long(400))));
-        }
-        let history = numbered(history);
+        let history = exchanges(20);
         let total = tokens::estimate_all(&history);
         let half = Policy { target_share: 0.5, ..policy() };
         assert!(compact(&history, total, &half).is_none(), "a history within its budget is left alone");

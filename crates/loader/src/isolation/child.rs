@@ -21,7 +21,7 @@ use amplifier_kernel::loading::{LoadError, LoadReason};
 use amplifier_kernel::ops::host::log;
 use amplifier_kernel::ops::Op;
 
-use super::wire::{Code, Inbox, Outbox, ToHost, ToModule};
+use super::wire::{Code, Inbox, Outbox, Relayed, ToHost, ToModule};
 use crate::{builtin, library};
 
 /// Serves one module; returns the process's exit status.
@@ -64,12 +64,12 @@ pub fn serve() -> i32 {
             return 1;
         }
     };
-    let running: Arc<Mutex<HashMap<u64, Option<u64>>>> = Arc::default();
+    let running = Relayed::default();
     while let Some(frame) = inbox.read::<ToModule>() {
         let Ok(frame) = frame else { break };
         match frame {
             ToModule::Start { id, op, params } => {
-                running.lock().expect("running calls").insert(id, None);
+                running.begin(id);
                 let sink = ForwardSink { id, outbox: outbox.clone(), running: running.clone() };
                 match instance.start(
                     op.as_str().into(),
@@ -77,19 +77,14 @@ pub fn serve() -> i32 {
                     EventSink_TO::from_value(sink, TD_Opaque),
                 ) {
                     CallOutcome::Ready(result) => {
-                        running.lock().expect("running calls").remove(&id);
+                        running.finished(id);
                         outbox.send(&ToHost::Finish { id, result: from_ffi(result) });
                     }
-                    CallOutcome::Pending(call) => {
-                        if let Some(slot) = running.lock().expect("running calls").get_mut(&id) {
-                            *slot = Some(call);
-                        }
-                    }
+                    CallOutcome::Pending(call) => running.pending(id, call),
                 }
             }
             ToModule::Cancel { id } => {
-                let call = running.lock().expect("running calls").remove(&id).flatten();
-                if let Some(call) = call {
+                if let Some(call) = running.take(id) {
                     instance.cancel(call);
                 }
             }
@@ -173,7 +168,7 @@ fn mount(
 struct ForwardSink {
     id: u64,
     outbox: Outbox,
-    running: Arc<Mutex<HashMap<u64, Option<u64>>>>,
+    running: Relayed,
 }
 
 impl EventSink for ForwardSink {
@@ -182,7 +177,7 @@ impl EventSink for ForwardSink {
     }
 
     fn finish(&self, result: RResult<RString, RString>) {
-        self.running.lock().expect("running calls").remove(&self.id);
+        self.running.finished(self.id);
         self.outbox.send(&ToHost::Finish { id: self.id, result: from_ffi(result) });
     }
 }

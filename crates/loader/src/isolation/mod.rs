@@ -42,7 +42,7 @@ use amplifier_kernel::ops::host::log;
 use amplifier_kernel::ops::Op;
 use amplifier_kernel::{ErrorKind, ModuleError};
 
-use self::wire::{Code, Inbox, Outbox, ToHost, ToModule};
+use self::wire::{Code, Inbox, Outbox, Relayed, ToHost, ToModule};
 use crate::library::ExportedManifest;
 
 /// The hidden subcommand that serves one module: `amplifier isolated-module`.
@@ -111,6 +111,7 @@ pub fn spawn(launch: Launch, host: HostApiBox) -> Result<Spawned, LoadError> {
         outbox,
         host,
         state: Mutex::new(State::default()),
+        host_calls: Relayed::default(),
         process: Mutex::new(process),
         ready: Mutex::new(Some(ready_tx)),
         shut_down: Mutex::new(None),
@@ -174,6 +175,8 @@ struct Link {
     /// The module's way into the kernel (its `HostService`).
     host: HostApiBox,
     state: Mutex<State>,
+    /// The module's calls into the host.
+    host_calls: Relayed,
     process: Mutex<std::process::Child>,
     /// Until the module mounted: where its answer goes.
     ready: Mutex<Option<mpsc::Sender<Ready>>>,
@@ -186,9 +189,6 @@ struct State {
     next_id: u64,
     /// The host's calls into the module, by id.
     running: HashMap<u64, Arc<EventSinkBox>>,
-    /// The module's calls into the host, by the module's id: the host's
-    /// call id once the call is pending.
-    host_calls: HashMap<u64, Option<u64>>,
     /// Why the process is gone, once it is.
     dead: Option<String>,
 }
@@ -230,8 +230,7 @@ impl Link {
                 }
                 ToHost::HostCall { id, op, params } => self.host_call(id, &op, &params),
                 ToHost::HostCancel { id } => {
-                    let call = self.state.lock().expect("isolated module state").host_calls.remove(&id).flatten();
-                    if let Some(call) = call {
+                    if let Some(call) = self.host_calls.take(id) {
                         self.host.cancel(call);
                     }
                 }
@@ -251,19 +250,14 @@ impl Link {
     /// Starts the host operation the module asked for; its events and
     /// answer go back as frames.
     fn host_call(self: &Arc<Self>, id: u64, op: &str, params: &str) {
-        self.state.lock().expect("isolated module state").host_calls.insert(id, None);
+        self.host_calls.begin(id);
         let sink = HostCallSink { id, link: Arc::downgrade(self) };
         match self.host.call(op.into(), params.into(), EventSink_TO::from_value(sink, TD_Opaque)) {
             CallOutcome::Ready(result) => {
-                self.state.lock().expect("isolated module state").host_calls.remove(&id);
+                self.host_calls.finished(id);
                 self.outbox.send(&ToModule::HostFinish { id, result: from_ffi(result) });
             }
-            CallOutcome::Pending(call) => {
-                // Unless it finished already.
-                if let Some(slot) = self.state.lock().expect("isolated module state").host_calls.get_mut(&id) {
-                    *slot = Some(call);
-                }
-            }
+            CallOutcome::Pending(call) => self.host_calls.pending(id, call),
         }
     }
 
@@ -271,10 +265,10 @@ impl Link {
     fn died(&self) {
         let status = self.reap();
         let reason = format!("the module's process ({}) {}", self.process_name, describe_exit(status));
-        let (running, host_calls) = {
+        let running = {
             let mut state = self.state.lock().expect("isolated module state");
             state.dead.get_or_insert_with(|| reason.clone());
-            (std::mem::take(&mut state.running), std::mem::take(&mut state.host_calls))
+            std::mem::take(&mut state.running)
         };
         self.ready.lock().expect("ready").take();
         self.shut_down.lock().expect("shutdown").take();
@@ -285,7 +279,7 @@ impl Link {
         for sink in running.into_values() {
             sink.finish(RResult::RErr(error.clone().into()));
         }
-        for call in host_calls.into_values().flatten() {
+        for call in self.host_calls.drain() {
             self.host.cancel(call);
         }
     }
@@ -332,7 +326,7 @@ impl EventSink for HostCallSink {
 
     fn finish(&self, result: RResult<RString, RString>) {
         if let Some(link) = self.link.upgrade() {
-            link.state.lock().expect("isolated module state").host_calls.remove(&self.id);
+            link.host_calls.finished(self.id);
             link.outbox.send(&ToModule::HostFinish { id: self.id, result: from_ffi(result) });
         }
     }

@@ -8,9 +8,10 @@
 //! reader never waits on a full socket: two processes each blocked writing
 //! to the other would deadlock.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -149,6 +150,47 @@ impl Outbox {
         if self.0.send(Out::Flush(done_tx)).is_ok() {
             let _ = done_rx.recv_timeout(limit);
         }
+    }
+}
+
+/// Calls one side starts for the other (the host's calls into the module
+/// in the child, the module's calls into the host in the host): the
+/// peer's id → this side's call id, once the call is pending. The entry
+/// exists from before the call starts, so a call that finishes before
+/// `start` returns is never recorded as pending.
+#[derive(Clone, Default)]
+pub struct Relayed(Arc<Mutex<HashMap<u64, Option<u64>>>>);
+
+impl Relayed {
+    fn calls(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<u64>>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Before starting the peer's call `id`.
+    pub fn begin(&self, id: u64) {
+        self.calls().insert(id, None);
+    }
+
+    /// Call `id` is pending as `call`, unless it finished already.
+    pub fn pending(&self, id: u64, call: u64) {
+        if let Some(slot) = self.calls().get_mut(&id) {
+            *slot = Some(call);
+        }
+    }
+
+    /// Call `id` is over (answered, or refused at once).
+    pub fn finished(&self, id: u64) {
+        self.calls().remove(&id);
+    }
+
+    /// Forgets call `id`; its call id when it is pending, to cancel.
+    pub fn take(&self, id: u64) -> Option<u64> {
+        self.calls().remove(&id).flatten()
+    }
+
+    /// Forgets every call; the pending ones' call ids.
+    pub fn drain(&self) -> Vec<u64> {
+        self.calls().drain().filter_map(|(_, call)| call).collect()
     }
 }
 
