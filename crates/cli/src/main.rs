@@ -7,6 +7,7 @@
 //! `amplifier-loader` loads.
 
 mod approval;
+mod bundle;
 mod default_plan;
 mod error;
 mod hosting;
@@ -52,6 +53,8 @@ struct Cli {
 enum Command {
     /// Run one prompt through the session a mount plan describes.
     Run(run::RunArgs),
+    /// Upstream Amplifier bundles: `compile` prints the mount plan one compiles to.
+    Bundle(bundle::BundleArgs),
     /// Write the default plan into the current directory, to edit.
     Init(default_plan::InitArgs),
     /// Re-resolve a plan's modules (fetching git refs again) and rewrite amplifier.lock.
@@ -136,6 +139,7 @@ fn main() -> ExitCode {
     );
     let result = match cli.command {
         Some(Command::Run(args)) => run::run(args),
+        Some(Command::Bundle(args)) => bundle::run(args),
         Some(Command::Init(args)) => default_plan::init(args),
         Some(Command::Update(args)) => update::update(args),
         Some(Command::Module(args)) => module::run(args),

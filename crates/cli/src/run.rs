@@ -17,6 +17,11 @@ pub struct RunArgs {
     /// `plan` setting, else amplifier's default plan; `amplifier init` writes it out).
     #[arg(long, value_name = "FILE")]
     plan: Option<PathBuf>,
+    /// An upstream Amplifier bundle to compile and run instead of a plan:
+    /// Markdown with YAML frontmatter, YAML with a `bundle:` key, or a
+    /// directory holding bundle.md (`amplifier bundle compile` prints its plan).
+    #[arg(short = 'B', long, value_name = "PATH", conflicts_with = "plan")]
+    bundle: Option<PathBuf>,
     /// The prompt; read from standard input when omitted and input is piped.
     prompt: Option<String>,
     /// How to print the result.
@@ -49,7 +54,7 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> CliResult {
-    let plan_path = crate::default_plan::choose(args.plan)?;
+    let plan_path = crate::default_plan::choose(args.plan.or(args.bundle))?;
     let flags =
         Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial, strict: args.strict };
     let conversation = Conversation { user: args.user, id: args.session };

@@ -25,7 +25,7 @@ pub struct UpdateArgs {
 /// Re-resolves the plan's modules (fetching git branch and tag refs again),
 /// builds them, and rewrites their lock entries, printing old → new.
 pub fn update(args: UpdateArgs) -> CliResult {
-    let plan = amplifier_plan::parse_plan_file(&args.plan)?.plan;
+    let plan = amplifier_host::parse_plan(&args.plan, args.offline)?.plan;
     let mut modules = plan_modules(&plan);
     if let Some(name) = &args.module {
         modules.retain(|(_, spec)| spec.module == *name);

@@ -119,14 +119,14 @@ struct HostInner {
 impl Host {
     /// Parses the plan and sets up what loads it.
     pub fn open(plan_path: &Path, options: HostOptions) -> Result<Host, HostError> {
-        let parsed = amplifier_plan::parse_plan_file(plan_path)?;
+        // A bundle's directory stands for its bundle.md, beside which its
+        // lock is kept.
+        let located = amplifier_plan::bundle::locate(plan_path);
+        let plan_path = located.as_deref().unwrap_or(plan_path);
+        let parsed = parse_plan(plan_path, options.offline)?;
         if options.strict && !parsed.warnings.is_empty() {
             let hint = "--strict (or the `strict` setting) makes this warning an error";
-            let errors = parsed
-                .warnings
-                .into_iter()
-                .map(|warning| amplifier_plan::PlanDiagnostic { hint: Some(hint.to_owned()), ..warning })
-                .collect();
+            let errors = parsed.warnings.into_iter().map(|warning| warning.with_hint(hint)).collect();
             return Err(HostError::Plan(amplifier_plan::PlanError::Invalid { errors, warnings: Vec::new() }));
         }
         let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
@@ -181,6 +181,44 @@ impl Host {
             conversation: None,
             observers: Vec::new(),
         }
+    }
+}
+
+/// Parses a mount plan, or compiles a bundle, fetching its `git+`
+/// includes into the git cache under `$AMPLIFIER_HOME` (from the cache
+/// alone when `offline`).
+pub fn parse_plan(path: &Path, offline: bool) -> Result<amplifier_plan::ParsedPlan, amplifier_plan::PlanError> {
+    amplifier_plan::parse_plan_file_with(path, &GitIncludes::new(offline))
+}
+
+/// The mount plan a bundle compiles to, as YAML, with its warnings.
+pub fn compile_bundle(path: &Path, offline: bool) -> Result<(String, Vec<PlanDiagnostic>), amplifier_plan::PlanError> {
+    amplifier_plan::compile_bundle(path, &GitIncludes::new(offline))
+}
+
+/// A bundle's `git+` includes, checked out as module sources are. The URI
+/// may name a file (`#subdirectory=behaviors/x.yaml`), so the repository
+/// is checked out whole and the subdirectory found in it.
+struct GitIncludes(amplifier_loader::git::GitCache);
+
+impl GitIncludes {
+    fn new(offline: bool) -> Self {
+        let cache = amplifier_loader::git::GitCache::new(&amplifier_loader::amplifier_home());
+        cache.set_offline(offline);
+        GitIncludes(cache)
+    }
+}
+
+impl amplifier_plan::bundle::IncludeFetcher for GitIncludes {
+    fn fetch(&self, uri: &str, base_dir: &Path) -> Result<amplifier_plan::bundle::Fetched, String> {
+        let mut spec = amplifier_loader::git::GitSpec::parse(uri, Some(base_dir)).map_err(|e| e.to_string())?;
+        let subdirectory = spec.subdirectory.take();
+        let checkout = self.0.checkout(&spec).map_err(|e| format!("cannot fetch `{uri}`: {e}"))?;
+        let path = match subdirectory {
+            Some(sub) => checkout.module_dir.join(sub),
+            None => checkout.module_dir.clone(),
+        };
+        Ok(amplifier_plan::bundle::Fetched { path, root: checkout.module_dir })
     }
 }
 

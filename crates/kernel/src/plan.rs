@@ -249,6 +249,16 @@ pub struct MountPlan {
     /// Which of this plan's tools child sessions get (upstream's `spawn`).
     #[serde(default, skip_serializing_if = "SpawnPolicy::is_empty")]
     pub spawn: SpawnPolicy,
+    /// `system: {instruction}`: the system message a new session's context
+    /// starts with (a bundle's body, its mentions and context files); the
+    /// shape of an agent overlay's `system`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<SystemPrompt>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SystemPrompt {
+    pub instruction: String,
 }
 
 /// Upstream's `spawn: {exclude_tools: […]}` or `{tools: […]}`: the tool
@@ -278,6 +288,7 @@ impl MountPlan {
             hooks: Vec::new(),
             agents: IndexMap::new(),
             spawn: SpawnPolicy::default(),
+            system: None,
         }
     }
 

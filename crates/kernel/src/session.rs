@@ -15,7 +15,7 @@ use crate::coordinator::{Coordinator, MountedProvider, DEFAULT_PROVIDER_PRIORITY
 use crate::errors::ModuleError;
 use crate::events;
 use crate::loading::{LoadError, LoadFailure, LoadReport, LoadedModule, ModuleLoader, Mounted};
-use crate::models::{JsonMap, RunStatus};
+use crate::models::{JsonMap, Message, RunStatus};
 use crate::plan::{ModuleKind, ModuleSpec, MountPlan};
 
 mod children;
@@ -157,6 +157,10 @@ impl Session {
             }
         }
 
+        // A resumed session's history already starts with it.
+        if let (Some(system), false) = (&plan.system, self.is_resumed) {
+            self.coordinator.add_message(Message::system(system.instruction.clone())).await?;
+        }
         if let Some(parent) = self.coordinator.parent_id() {
             let mut data = JsonMap::new();
             data.insert("parent".into(), json!(parent));

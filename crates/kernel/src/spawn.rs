@@ -90,6 +90,8 @@ pub fn agent_plan(
     let at = format!("agents.{agent}");
     let overlay = overlay.as_object().ok_or_else(|| AgentPlanError::Shape { at: at.clone(), expected: "a map" })?;
     let mut plan = parent.clone();
+    // A child's system message is its agent's own (`system.instruction`).
+    plan.system = None;
     if let Some(session) = overlay.get("session").and_then(Value::as_object) {
         if let Some(spec) = session.get("orchestrator") {
             plan.session.orchestrator = spec_from_value(spec, &format!("{at}.session.orchestrator"))?;

@@ -19,6 +19,8 @@ pub struct PlanDiagnostic {
     pub message: String,
     /// How to fix it, when there is something better to say than the message.
     pub hint: Option<String>,
+    /// Orders diagnostics of a bundle's several files as they were read.
+    pub(crate) file_index: u32,
 }
 
 impl PlanDiagnostic {
@@ -30,10 +32,11 @@ impl PlanDiagnostic {
             field: field.to_owned(),
             message,
             hint: None,
+            file_index: pos.file.0,
         }
     }
 
-    pub(crate) fn with_hint(mut self, hint: impl Into<String>) -> Self {
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }

@@ -29,6 +29,7 @@
 //! stays `"8080"`, not `8080`). An unset variable without a default is an
 //! error; no diagnostic ever contains a variable's value.
 
+pub mod bundle;
 mod diagnostic;
 mod interpolate;
 mod tree;
@@ -39,6 +40,7 @@ use std::path::{Path, PathBuf};
 use amplifier_kernel::plan::MountPlan;
 
 pub use diagnostic::{PlanDiagnostic, PlanError};
+use tree::{FileId, Files};
 
 /// A plan that parsed, with whatever it ignored along the way.
 #[derive(Debug, Clone)]
@@ -48,13 +50,63 @@ pub struct ParsedPlan {
     pub warnings: Vec<PlanDiagnostic>,
     /// The file the plan came from, if any (relative `source`s resolve from it).
     pub path: Option<PathBuf>,
+    /// The `bundle.name` of the bundle the plan was compiled from.
+    pub bundle: Option<String>,
 }
 
 /// Reads and parses the plan at `path`, expanding `${VAR}` from the process
-/// environment.
+/// environment. A bundle (a directory, Markdown, or YAML with a `bundle:`
+/// key) is compiled to its mount plan first; it may not include `git+` URLs.
 pub fn parse_plan_file(path: &Path) -> Result<ParsedPlan, PlanError> {
+    parse_plan_file_with(path, &bundle::NoFetcher)
+}
+
+/// [`parse_plan_file`], with a bundle's `git+` includes fetched by `fetcher`.
+pub fn parse_plan_file_with(path: &Path, fetcher: &dyn bundle::IncludeFetcher) -> Result<ParsedPlan, PlanError> {
+    let env = |name: &str| std::env::var(name).ok();
+    if path.is_dir() || path.extension().is_some_and(|ext| ext == "md") {
+        return compiled_plan(bundle::compile(path, fetcher)?, path, &env);
+    }
     let text = std::fs::read_to_string(path).map_err(|source| PlanError::Read { path: path.to_owned(), source })?;
-    parse_plan_str(&text, Some(path))
+    let files = Files::one(&path.display().to_string());
+    let root = tree::parse(&text, &files, FileId(0))
+        .map_err(|error| PlanError::Invalid { errors: vec![error], warnings: Vec::new() })?;
+    if bundle::is_bundle(path, Some(&root)) {
+        return compiled_plan(bundle::compile(path, fetcher)?, path, &env);
+    }
+    let (plan, warnings) = walk::mount_plan(&root, &files, &env)?;
+    Ok(ParsedPlan { plan, warnings, path: Some(path.to_owned()), bundle: None })
+}
+
+/// A bundle compiled to the mount plan `amplifier bundle compile` prints:
+/// YAML, `${VAR}` references unexpanded, checked as a plan file is; with
+/// the warnings of both.
+pub fn compile_bundle(
+    path: &Path,
+    fetcher: &dyn bundle::IncludeFetcher,
+) -> Result<(String, Vec<PlanDiagnostic>), PlanError> {
+    let compiled = bundle::compile(path, fetcher)?;
+    let yaml = bundle::to_yaml(&compiled.root);
+    let parsed = compiled_plan(compiled, path, &|name: &str| std::env::var(name).ok())?;
+    Ok((yaml, parsed.warnings))
+}
+
+fn compiled_plan(
+    compiled: bundle::Compiled,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ParsedPlan, PlanError> {
+    let bundle::Compiled { root, files, mut warnings, name } = compiled;
+    let (plan, more) = match walk::mount_plan(&root, &files, env) {
+        Ok(walked) => walked,
+        Err(PlanError::Invalid { errors, warnings: more }) => {
+            warnings.extend(more);
+            return Err(PlanError::Invalid { errors, warnings });
+        }
+        Err(other) => return Err(other),
+    };
+    warnings.extend(more);
+    Ok(ParsedPlan { plan, warnings, path: Some(path.to_owned()), bundle: Some(name) })
 }
 
 /// Parses plan text; `path` is only used to name the file in diagnostics
@@ -70,9 +122,9 @@ pub fn parse_plan_str_with_env(
     path: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<ParsedPlan, PlanError> {
-    let file = path.map_or_else(|| "<plan>".to_owned(), |path| path.display().to_string());
-    let root =
-        tree::parse(text, &file).map_err(|error| PlanError::Invalid { errors: vec![error], warnings: Vec::new() })?;
-    let (plan, warnings) = walk::mount_plan(&root, &file, env)?;
-    Ok(ParsedPlan { plan, warnings, path: path.map(Path::to_owned) })
+    let files = Files::one(&path.map_or_else(|| "<plan>".to_owned(), |path| path.display().to_string()));
+    let root = tree::parse(text, &files, FileId(0))
+        .map_err(|error| PlanError::Invalid { errors: vec![error], warnings: Vec::new() })?;
+    let (plan, warnings) = walk::mount_plan(&root, &files, env)?;
+    Ok(ParsedPlan { plan, warnings, path: path.map(Path::to_owned), bundle: None })
 }

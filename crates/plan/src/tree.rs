@@ -19,21 +19,42 @@ const MAX_DEPTH: usize = 128;
 /// plans hold hundreds.
 const MAX_NODES: usize = 100_000;
 
-/// A 1-based line and column.
+/// A 1-based line and column in one of the files a plan was read from
+/// (a bundle's includes are several files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Pos {
     pub line: usize,
     pub column: usize,
+    /// An index into the table of file names the walk reports with.
+    pub file: FileId,
+}
+
+/// Which file a position is in: an index into [`Files`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub(crate) struct FileId(pub u32);
+
+/// The names of the files a plan was read from, as diagnostics print them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Files(Vec<String>);
+
+impl Files {
+    pub fn one(name: &str) -> Files {
+        Files(vec![name.to_owned()])
+    }
+
+    pub fn add(&mut self, name: String) -> FileId {
+        self.0.push(name);
+        FileId(self.0.len() as u32 - 1)
+    }
+
+    pub fn name(&self, id: FileId) -> &str {
+        &self.0[id.0 as usize]
+    }
 }
 
 impl Pos {
-    pub const START: Pos = Pos { line: 1, column: 1 };
-}
-
-impl From<Marker> for Pos {
-    fn from(mark: Marker) -> Self {
-        // yaml-rust2 counts lines from 1 but columns from 0.
-        Pos { line: mark.line(), column: mark.col() + 1 }
+    pub fn start(file: FileId) -> Pos {
+        Pos { line: 1, column: 1, file }
     }
 }
 
@@ -96,14 +117,16 @@ pub(crate) fn child_path(parent: &str, key: &str) -> String {
 
 /// Parses one YAML document; text without one (empty, or only comments) is a
 /// `null`, as it would be in YAML's own loaders.
-pub(crate) fn parse(text: &str, file: &str) -> Result<Node, PlanDiagnostic> {
-    let mut builder = Builder { parser: Parser::new_from_str(text), file, anchors: HashMap::new(), nodes: 0 };
+pub(crate) fn parse(text: &str, files: &Files, file: FileId) -> Result<Node, PlanDiagnostic> {
+    let mut builder =
+        Builder { parser: Parser::new_from_str(text), name: files.name(file), file, anchors: HashMap::new(), nodes: 0 };
     builder.document()
 }
 
 struct Builder<'a> {
     parser: Parser<Chars<'a>>,
-    file: &'a str,
+    name: &'a str,
+    file: FileId,
     /// Anchor id -> the finished node and how many nodes it holds;
     /// yaml-rust2 only hands us ids.
     anchors: HashMap<usize, (Node, usize)>,
@@ -115,14 +138,14 @@ impl Builder<'_> {
     fn document(&mut self) -> Result<Node, PlanDiagnostic> {
         self.next("")?; // StreamStart
         if self.next("")?.0 == Event::StreamEnd {
-            return Ok(Node { pos: Pos::START, value: Value::Null });
+            return Ok(Node { pos: Pos::start(self.file), value: Value::Null });
         }
         let (event, mark) = self.next("")?;
         let root = self.node(event, mark, "", 0)?;
         self.next("")?; // DocumentEnd
         let (event, mark) = self.next("")?;
         if event != Event::StreamEnd {
-            return Err(self.error(mark.into(), "", "expected a single YAML document, found a second one".into()));
+            return Err(self.error(self.pos(mark), "", "expected a single YAML document, found a second one".into()));
         }
         Ok(root)
     }
@@ -134,13 +157,13 @@ impl Builder<'_> {
 
     fn node(&mut self, event: Event, mark: Marker, path: &str, depth: usize) -> Result<Node, PlanDiagnostic> {
         if depth > MAX_DEPTH {
-            return Err(self.error(mark.into(), path, format!("nesting is deeper than {MAX_DEPTH} levels")));
+            return Err(self.error(self.pos(mark), path, format!("nesting is deeper than {MAX_DEPTH} levels")));
         }
         let before = self.nodes;
         self.nodes += 1;
         let (node, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
-                let pos = mark.into();
+                let pos = self.pos(mark);
                 let value = scalar(text, style, tag.as_ref());
                 (Node { pos, value }, anchor)
             }
@@ -160,7 +183,7 @@ impl Builder<'_> {
         // The parser has already rejected unknown anchors, so a miss means the
         // alias sits inside the node it names.
         let Some((node, size)) = self.anchors.get(&id) else {
-            return Err(self.error(mark.into(), path, "an alias cannot refer to a node that contains it".into()));
+            return Err(self.error(self.pos(mark), path, "an alias cannot refer to a node that contains it".into()));
         };
         // Checked before copying: aliases of aliases double at every level
         // ("billion laughs"), and an 800-byte plan would fill the memory.
@@ -168,10 +191,10 @@ impl Builder<'_> {
             let message = format!(
                 "the plan expands to more than {MAX_NODES} values through its aliases (an alias copies its anchor's whole value)"
             );
-            return Err(self.error(mark.into(), path, message));
+            return Err(self.error(self.pos(mark), path, message));
         }
         self.nodes += size;
-        Ok(Node { pos: mark.into(), value: node.value.clone() })
+        Ok(Node { pos: self.pos(mark), value: node.value.clone() })
     }
 
     fn list(&mut self, start: Marker, path: &str, depth: usize) -> Result<Node, PlanDiagnostic> {
@@ -184,7 +207,7 @@ impl Builder<'_> {
             let item_path = format!("{path}[{}]", items.len());
             items.push(self.node(event, mark, &item_path, depth + 1)?);
         }
-        Ok(Node { pos: start.into(), value: Value::List(items) })
+        Ok(Node { pos: self.pos(start), value: Value::List(items) })
     }
 
     fn map(&mut self, start: Marker, path: &str, depth: usize) -> Result<Node, PlanDiagnostic> {
@@ -209,7 +232,7 @@ impl Builder<'_> {
             entries.push(Entry { key: name, key_pos, value });
         }
         // A block map's start mark is its first `:`; it begins at its first key.
-        let start = Pos::from(start);
+        let start = self.pos(start);
         let pos = entries.first().map_or(start, |first| first.key_pos.min(start));
         Ok(Node { pos, value: Value::Map(entries) })
     }
@@ -237,11 +260,16 @@ impl Builder<'_> {
 
     fn syntax_error(&self, err: &ScanError, path: &str) -> PlanDiagnostic {
         let message = format!("invalid YAML: {}", err.info());
-        self.error((*err.marker()).into(), path, message)
+        self.error(self.pos(*err.marker()), path, message)
+    }
+
+    fn pos(&self, mark: Marker) -> Pos {
+        // yaml-rust2 counts lines from 1 but columns from 0.
+        Pos { line: mark.line(), column: mark.col() + 1, file: self.file }
     }
 
     fn error(&self, pos: Pos, path: &str, message: String) -> PlanDiagnostic {
-        PlanDiagnostic::new(self.file, pos, path, message)
+        PlanDiagnostic::new(self.name, pos, path, message)
     }
 }
 

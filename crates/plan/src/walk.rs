@@ -7,16 +7,17 @@
 use amplifier_kernel::models::JsonMap;
 use amplifier_kernel::plan::{
     nearest_key, ConfigPositions, Isolation, ModuleKind, ModuleSpec, MountPlan, SessionSettings, SpawnPolicy,
-    DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
+    SystemPrompt, DEFAULT_CANCEL_GRACE_SECS, DEFAULT_INJECTION_BUDGET_PER_TURN, DEFAULT_INJECTION_SIZE_LIMIT,
 };
 use indexmap::IndexMap;
 use serde_json::Value as Json;
 
 use crate::diagnostic::{PlanDiagnostic, PlanError};
 use crate::interpolate;
-use crate::tree::{child_path, Entry, Node, Pos, Value};
+use crate::tree::{child_path, Entry, Files, Node, Pos, Value};
 
-const TOP_KEYS: &[&str] = &["session", "providers", "tools", "hooks", "agents", "spawn", "orchestrator", "context"];
+const TOP_KEYS: &[&str] =
+    &["session", "providers", "tools", "hooks", "agents", "spawn", "system", "orchestrator", "context"];
 const SESSION_KEYS: &[&str] = &[
     "orchestrator",
     "context",
@@ -36,16 +37,16 @@ const MODULE_KEYS: &[&str] = &["module", "source", "config", "instance_id", "iso
 /// Turns the tree into a plan plus warnings, or every error found.
 pub(crate) fn mount_plan(
     root: &Node,
-    file: &str,
+    files: &Files,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(MountPlan, Vec<PlanDiagnostic>), PlanError> {
-    let mut walker = Walker { file, env, errors: Vec::new(), warnings: Vec::new() };
+    let mut walker = Walker { files, env, errors: Vec::new(), warnings: Vec::new() };
     let plan = walker.plan(root);
     let Walker { mut errors, mut warnings, .. } = walker;
     // Missing fields are found at their parent, after its children: sort so
-    // output follows the file.
-    errors.sort_by_key(|d| (d.line, d.column));
-    warnings.sort_by_key(|d| (d.line, d.column));
+    // output follows the file (and a bundle's files in the order they were read).
+    errors.sort_by_key(|d| (d.file_index, d.line, d.column));
+    warnings.sort_by_key(|d| (d.file_index, d.line, d.column));
     if errors.is_empty() {
         Ok((plan, warnings))
     } else {
@@ -62,7 +63,7 @@ enum Strings {
 }
 
 struct Walker<'a> {
-    file: &'a str,
+    files: &'a Files,
     env: &'a dyn Fn(&str) -> Option<String>,
     errors: Vec<PlanDiagnostic>,
     warnings: Vec<PlanDiagnostic>,
@@ -117,6 +118,9 @@ impl Walker<'_> {
         if let Some(node) = top.optional("spawn") {
             plan.spawn = self.spawn(node);
         }
+        if let Some(node) = top.optional("system") {
+            plan.system = self.system(node);
+        }
         // Upstream's legacy form: the session modules' config at the top level.
         for (key, spec) in [("orchestrator", &mut plan.session.orchestrator), ("context", &mut plan.session.context)] {
             if let Some(node) = top.optional(key) {
@@ -141,6 +145,15 @@ impl Walker<'_> {
         policy
     }
 
+    /// `system: {instruction: TEXT}`, kept as written (a prompt is no place
+    /// for `${VAR}` expansion).
+    fn system(&mut self, node: &Node) -> Option<SystemPrompt> {
+        let fields = self.fields(node, "system".into(), "a map with `instruction`", &["instruction"])?;
+        let node = fields.optional("instruction")?;
+        let instruction = self.string(node, &fields.path("instruction"));
+        (!instruction.is_empty()).then_some(SystemPrompt { instruction })
+    }
+
     fn strings(&mut self, node: &Node, path: &str) -> Vec<String> {
         let Value::List(items) = &node.value else {
             self.mismatch(node, path, "a list of module ids");
@@ -155,11 +168,10 @@ impl Walker<'_> {
         let Some(fields) = self.fields(node, key.into(), "a map with `config`", &["config"]) else { return };
         let Some(node) = fields.optional("config") else { return };
         let legacy = self.json_map(node, &fields.path("config"), Strings::Expand);
-        let mut positions = spec
-            .config_positions
-            .as_deref()
-            .cloned()
-            .unwrap_or_else(|| ConfigPositions { file: self.file.to_owned(), keys: Default::default() });
+        let mut positions = spec.config_positions.as_deref().cloned().unwrap_or_else(|| ConfigPositions {
+            file: self.files.name(node.pos.file).to_owned(),
+            keys: Default::default(),
+        });
         let mut found = Default::default();
         key_positions(node, "", &mut found);
         for (name, value) in legacy {
@@ -347,7 +359,8 @@ impl Walker<'_> {
         }
         if let Some(node) = fields.optional("config") {
             spec.config = self.json_map(node, &fields.path("config"), Strings::Expand);
-            let mut positions = ConfigPositions { file: self.file.to_owned(), keys: Default::default() };
+            let file = self.files.name(node.pos.file).to_owned();
+            let mut positions = ConfigPositions { file, keys: Default::default() };
             key_positions(node, "", &mut positions.keys);
             spec.config_positions = Some(std::sync::Arc::new(positions));
         }
@@ -520,7 +533,7 @@ impl Walker<'_> {
     }
 
     fn diagnostic(&self, pos: Pos, path: &str, message: String) -> PlanDiagnostic {
-        PlanDiagnostic::new(self.file, pos, path, message)
+        PlanDiagnostic::new(self.files.name(pos.file), pos, path, message)
     }
 }
 

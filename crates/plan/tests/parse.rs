@@ -314,7 +314,7 @@ fn unknown_keys_are_warnings() {
              orchestrator, context, resolver, injection_size_limit, injection_budget_per_turn, \
              tool_timeout, tool_timeouts, cancel_grace, metadata, raw, orchestrator_source, context_source",
             "plan.yaml:5:1: models: unknown key `models` is ignored; \
-             known keys: session, providers, tools, hooks, agents, spawn, orchestrator, context",
+             known keys: session, providers, tools, hooks, agents, spawn, system, orchestrator, context",
         ]
     );
 }

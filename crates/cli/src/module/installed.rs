@@ -295,7 +295,7 @@ pub fn list(args: ListArgs) -> CliResult {
         print_table(&builtins);
     }
     let Some(plan_path) = args.plan else { return Ok(()) };
-    let parsed = amplifier_plan::parse_plan_file(&plan_path)?;
+    let parsed = amplifier_host::parse_plan(&plan_path, false)?;
     let runtime = crate::hosting::runtime()?;
     let base_dir = plan_path.canonicalize().ok().and_then(|p| p.parent().map(PathBuf::from));
     let loader = DylibLoader::new(base_dir, &home);
