@@ -253,3 +253,30 @@ fn loop_streaming_streams_its_blocks_and_brackets_the_turn() {
     assert_eq!(lines[end]["data"]["status"], "completed");
     assert_eq!(lines[end]["data"]["response"], "all done");
 }
+
+#[test]
+fn a_tools_own_failure_goes_through_tool_post_and_a_failed_call_is_tool_error() {
+    for orchestrator in ["loop-basic", "loop-streaming"] {
+        let dir = tempfile::tempdir().unwrap();
+        let script = r#"[{tool_calls: [{name: read_file, arguments: {file_path: missing.txt}}, {name: no_such_tool, arguments: {}}]}, {text: done}]"#;
+        let plan = plan_with_script(dir.path(), orchestrator, script, None).replacen(
+            "tools:\n",
+            "tools:\n  - {module: tool-filesystem}\n",
+            1,
+        );
+        let output = run_plan(dir.path(), &plan);
+        assert!(output.status.success(), "{orchestrator}: {}", stderr(&output));
+        let lines = json_lines(&output);
+        // read_file answered `success: false` itself: upstream's loop-basic
+        // sends that through tool:post, where hooks may rewrite it.
+        let own = tool_event(&lines, "call_1");
+        assert_eq!(own["event"], "tool:post", "{orchestrator}: {own}");
+        assert_eq!(own["data"]["result"]["success"], false);
+        // A tool that is not mounted never answered: tool:error.
+        let failed = tool_event(&lines, "call_2");
+        assert_eq!(failed["event"], "tool:error", "{orchestrator}: {failed}");
+        assert_eq!(failed["data"]["error"]["type"], "ToolNotFound");
+        let errors = lines.iter().filter(|l| l["event"] == "tool:error").count();
+        assert_eq!(errors, 1, "{orchestrator}");
+    }
+}

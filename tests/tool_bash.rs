@@ -41,11 +41,13 @@ fn a_command_runs_in_the_working_dir_and_a_denied_one_never_runs() {
     assert_eq!(std::fs::read_to_string(work.path().join("out.txt")).unwrap(), "hi\n");
     assert!(!dir.path().join("out.txt").exists(), "the command ran in working_dir, not the current directory");
 
+    // The tool's own refusal: a result like any other (upstream's rule).
     let denied = tool_event(&lines, "call_2");
-    assert_eq!(denied["event"], "tool:error");
-    assert_eq!(denied["data"]["error"]["type"], "Denied");
+    assert_eq!(denied["event"], "tool:post");
+    assert_eq!(denied["data"]["result"]["success"], false);
+    assert_eq!(denied["data"]["result"]["error"]["type"], "Denied");
     assert_eq!(
-        denied["data"]["error"]["msg"],
+        denied["data"]["result"]["output"],
         "command not run: denied by safety profile strict: `sudo ls` (privilege escalation)"
     );
     assert_eq!(lines.last().unwrap()["data"]["response"], "all done");
@@ -114,8 +116,9 @@ fn a_command_never_sees_the_keys_amplifier_was_given() {
     assert!(env["stdout"].as_str().unwrap().contains("PATH="));
     assert!(!env["stdout"].as_str().unwrap().contains("sk-amplifier-test-key"), "{env}");
     let environ = tool_event(&lines, "call_2");
-    assert_eq!(environ["event"], "tool:error", "{environ}");
-    let stderr_text = environ["data"]["error"]["msg"].as_str().unwrap_or_default().to_owned() + &environ.to_string();
+    assert_eq!(environ["event"], "tool:post", "{environ}");
+    assert_eq!(environ["data"]["result"]["success"], false, "{environ}");
+    let stderr_text = environ.to_string();
     assert!(!stderr_text.contains("sk-amplifier-test-key"), "{environ}");
     assert!(stderr_text.contains("Permission denied"), "{environ}");
 }

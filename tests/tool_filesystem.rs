@@ -49,9 +49,9 @@ fn write_read_edit_then_an_escape_is_refused() {
     );
 
     let escape = tool_event(&lines, "call_5");
-    assert_eq!(escape["event"], "tool:error");
-    assert_eq!(escape["data"]["error"]["type"], "AccessDenied");
-    let message = escape["data"]["error"]["msg"].as_str().unwrap();
+    assert_eq!(escape["event"], "tool:post", "the tool's own refusal");
+    assert_eq!(escape["data"]["result"]["error"]["type"], "AccessDenied");
+    let message = escape["data"]["result"]["output"].as_str().unwrap();
     assert_eq!(
         message,
         format!(
@@ -93,8 +93,9 @@ fn glob_grep_and_denied_paths_end_to_end() {
     assert_eq!(tool_event(&lines, "call_1")["data"]["result"]["output"], "src/main.rs");
     assert_eq!(tool_event(&lines, "call_2")["data"]["result"]["output"], "src/main.rs:1:fn main() {}");
     let denied = tool_event(&lines, "call_3");
-    assert_eq!(denied["event"], "tool:error");
-    let message = denied["data"]["error"]["msg"].as_str().unwrap();
+    assert_eq!(denied["event"], "tool:post");
+    assert_eq!(denied["data"]["result"]["success"], false);
+    let message = denied["data"]["result"]["output"].as_str().unwrap();
     assert!(message.contains("is inside a denied path") && message.contains("from denied_paths"), "{message}");
 }
 

@@ -148,7 +148,12 @@ impl Run {
             .iter()
             .filter(|l| l["data"]["tool_name"] == tool)
             .filter_map(|l| match l["event"].as_str() {
-                Some("tool:post") => Some((true, l["data"]["result"]["output"].clone(), Value::Null)),
+                // A tool's own failure is a tool:post too; a failed call (the
+                // server died or never came up) a tool:error.
+                Some("tool:post") => {
+                    let result = &l["data"]["result"];
+                    Some((result["success"] != false, result["output"].clone(), result["error"]["type"].clone()))
+                }
                 Some("tool:error") => {
                     Some((false, l["data"]["error"]["msg"].clone(), l["data"]["error"]["type"].clone()))
                 }
@@ -357,7 +362,7 @@ fn servers_that_cannot_start_are_reported_by_name_and_reason_within_their_timeou
     let script = json!([{"tool_calls": [{"name": "mcp_wait"}]}, {"text": "done"}]);
     let run = run(dir.path(), config, script, &[]);
     // Servers start at mount; mcp_wait returns once the last one gave up.
-    let waited = run.seconds_between("session:start", "tool:error");
+    let waited = run.seconds_between("session:start", "tool:post");
     assert!(waited < 10.0, "mcp_wait took {waited}s");
 
     let (success, message, kind) = &run.results("mcp_wait")[0];

@@ -88,9 +88,13 @@ fn web_fetch_returns_a_local_pages_readable_text() {
 fn web_fetch_refuses_loopback_by_default_and_names_the_rule() {
     let (port, hits) = serve_page();
     let lines = run_fetch(&format!("http://127.0.0.1:{port}/page"), "{}");
-    let error = lines.iter().find(|l| l["event"] == "tool:error").expect("a tool:error event");
-    assert_eq!(error["data"]["error"]["type"], "refused");
-    let message = error["data"]["error"]["msg"].as_str().unwrap();
+    // The tool's own refusal goes through tool:post, as upstream's loops send it.
+    let post = lines.iter().find(|l| l["event"] == "tool:post").expect("a tool:post event");
+    assert!(!lines.iter().any(|l| l["event"] == "tool:error"));
+    let result = &post["data"]["result"];
+    assert_eq!(result["success"], false);
+    assert_eq!(result["error"]["type"], "refused");
+    let message = result["output"].as_str().unwrap();
     assert!(message.contains("127.0.0.1 is a loopback address (rule: allow_private_addresses is false)"), "{message}");
     assert_eq!(hits.load(Ordering::SeqCst), 0, "nothing reached the server");
 }

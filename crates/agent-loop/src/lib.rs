@@ -447,7 +447,10 @@ impl AgentLoop {
         let input =
             pre.data.as_ref().and_then(|d| d.get("tool_input")).cloned().unwrap_or_else(|| call.arguments.clone());
         let mut result = self.host.execute_tool(&call.name, input.clone(), Some(&call.id)).await?;
-        if !result.success {
+        // As upstream's loop-basic: a call that failed (no such tool, a
+        // timeout, a plugin fault) is `tool:error`; a tool's own
+        // `success: false` answer is a result like any other.
+        if result.is_failed_call() {
             let error = json!({"type": result.error.as_ref().and_then(|e| e.get("type")).cloned(), "msg": result.serialized_output()});
             let payload =
                 json!({"tool_name": call.name, "tool_call_id": call.id, "error": error, "parallel_group_id": group});

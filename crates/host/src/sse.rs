@@ -131,7 +131,12 @@ impl Mapper {
                 Some(self.frame("tool_call", json!({"message": text("tool_name"), "data": body})))
             }
             "tool:post" => {
-                let body = json!({"result": get("result"), "toolCallId": get("tool_call_id"), "sessionId": session});
+                let failed = data.get("result").and_then(|r| r.get("success")) == Some(&Value::Bool(false));
+                let mut body =
+                    json!({"result": get("result"), "toolCallId": get("tool_call_id"), "sessionId": session});
+                if failed {
+                    body["error"] = json!(true);
+                }
                 Some(self.frame("tool_result", json!({"message": text("tool_name"), "data": body})))
             }
             "tool:error" => {

@@ -591,11 +591,11 @@ impl Coordinator {
         tokio::select! {
             biased;
             result = self.run_tool(name, input) => result,
-            () = self.must_stop() => ToolResult::error(
+            () = self.must_stop() => ToolResult::failed_call(
                 "Cancelled",
                 format!("tool '{name}' was cancelled ({})", self.stop_reason()),
             ),
-            () = expired => ToolResult::error(
+            () = expired => ToolResult::failed_call(
                 "Timeout",
                 format!(
                     "tool '{name}' did not finish within {:?} and was stopped ({})",
@@ -650,7 +650,7 @@ impl Coordinator {
     async fn run_tool(&self, name: &str, input: Value) -> ToolResult {
         let Some(mounted) = self.tool(name) else {
             let mounted = self.tool_names().join(", ");
-            return ToolResult::error(
+            return ToolResult::failed_call(
                 "ToolNotFound",
                 format!("no tool named '{name}' is mounted (mounted: {mounted})"),
             );
@@ -668,7 +668,7 @@ impl Coordinator {
                 })
                 .collect();
             if !problems.is_empty() {
-                return ToolResult::error(
+                return ToolResult::failed_call(
                     "InvalidInput",
                     format!("invalid input for tool '{name}': {}", problems.join("; ")),
                 );

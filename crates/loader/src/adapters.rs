@@ -102,7 +102,7 @@ impl Tool for PluginTool {
             let params = ops::ExecuteTool { name: self.spec.name.clone(), input };
             match self.module.call::<tool::Execute>(&params, None).await {
                 Ok(result) => result,
-                Err(err) => ToolResult::error(
+                Err(err) => ToolResult::failed_call(
                     &err.kind_name(),
                     format!("tool '{}' ({}) failed: {}", self.spec.name, self.module.name(), err.message),
                 ),

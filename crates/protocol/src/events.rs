@@ -41,8 +41,11 @@ pub const THINKING_FINAL: &str = "thinking:final";
 pub const TOOL_SELECTING: &str = "tool:selecting";
 /// Before a tool runs: hooks may deny the call or rewrite its input.
 pub const TOOL_PRE: &str = "tool:pre";
-/// After a tool ran: hooks may rewrite its result.
+/// After a tool ran: hooks may rewrite its result. A tool's own
+/// `success: false` answer comes here too.
 pub const TOOL_POST: &str = "tool:post";
+/// A call that failed outside the tool's answer: no such tool, refused
+/// input, a timeout, a cancel, a plugin fault (`ToolResult::failed_call`).
 pub const TOOL_ERROR: &str = "tool:error";
 /// Before a context compacts a request view to fit its budget.
 pub const CONTEXT_PRE_COMPACT: &str = "context:pre_compact";

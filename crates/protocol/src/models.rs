@@ -231,6 +231,9 @@ fn default_true() -> bool {
     true
 }
 
+/// The key of a result's `error` that marks a [`ToolResult::failed_call`].
+const FAILED_CALL: &str = "failed_call";
+
 impl ToolResult {
     pub fn ok(output: impl Into<Value>) -> Self {
         ToolResult { success: true, output: Some(output.into()), error: None }
@@ -243,6 +246,21 @@ impl ToolResult {
         error.insert("message".into(), Value::String(message.clone()));
         error.insert("type".into(), Value::String(kind.into()));
         ToolResult { success: false, output: Some(Value::String(message)), error: Some(error) }
+    }
+
+    /// A call that failed outside the tool's own answer: no such tool,
+    /// input its schema refuses, a timeout, a cancel, a plugin fault.
+    /// Upstream's loops raise these, and announce them as `tool:error`; a
+    /// tool's own `success: false` answer goes through `tool:post`.
+    pub fn failed_call(kind: &str, message: impl Into<String>) -> Self {
+        let mut result = ToolResult::error(kind, message);
+        result.error.get_or_insert_with(JsonMap::new).insert(FAILED_CALL.into(), Value::Bool(true));
+        result
+    }
+
+    /// Whether this is a [`ToolResult::failed_call`].
+    pub fn is_failed_call(&self) -> bool {
+        !self.success && self.error.as_ref().and_then(|e| e.get(FAILED_CALL)) == Some(&Value::Bool(true))
     }
 
     /// The text a model sees for this result.

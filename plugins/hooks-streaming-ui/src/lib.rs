@@ -212,8 +212,15 @@ impl HookHandler for StreamingUi {
                 self.tools.started(call_id, str_field(&data, "tool_name"), &input);
             }
             events::TOOL_POST => {
-                let output = data.get("result").and_then(|result| result.get("output"));
-                self.tools.finished(call_id, tools::Outcome::Done(output));
+                let result = data.get("result");
+                let output = result.and_then(|result| result.get("output"));
+                // A tool's own failure comes as `tool:post` too (upstream's rule).
+                if result.and_then(|r| r.get("success")) == Some(&Value::Bool(false)) {
+                    let message = output.and_then(Value::as_str).unwrap_or("failed");
+                    self.tools.finished(call_id, tools::Outcome::Failed(message));
+                } else {
+                    self.tools.finished(call_id, tools::Outcome::Done(output));
+                }
             }
             events::TOOL_ERROR => {
                 let message = data.get("error").and_then(|error| error.get("msg")).and_then(Value::as_str);

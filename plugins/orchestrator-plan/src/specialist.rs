@@ -147,7 +147,7 @@ async fn run_tool(orch: &PlanOrchestrator, call: &ToolCall) -> ToolResult {
         Ok(result) => result,
         Err(err) => ToolResult::error("HostError", format!("tool '{}' could not run: {err}", call.name)),
     };
-    if result.success {
+    if !result.is_failed_call() {
         let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result});
         orch.emit(events::TOOL_POST, post).await;
     } else {

@@ -312,7 +312,7 @@ impl Server {
     pub async fn call(&self, tool: &str, input: Value) -> ToolResult {
         let peer = match self.ready_peer().await {
             Ok(peer) => peer,
-            Err(message) => return ToolResult::error("McpServerUnavailable", message),
+            Err(message) => return ToolResult::failed_call("McpServerUnavailable", message),
         };
         let arguments = match input {
             Value::Object(map) => map,
@@ -323,33 +323,33 @@ impl Server {
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         // Dropping the call (timeout, cancellation) sends notifications/cancelled.
         match tokio::time::timeout(self.timeout, peer.call_tool_once(params)).await {
-            Err(_) => ToolResult::error(
+            Err(_) => ToolResult::failed_call(
                 "McpTimeout",
                 format!("MCP server '{name}' did not answer `{tool}` within {}s", self.timeout.as_secs_f64()),
             ),
             Ok(Ok(CallToolResponse::Complete(result))) => match serde_json::to_value(&result) {
                 Ok(result) => crate::convert::tool_result(name, tool, &result),
-                Err(err) => ToolResult::error("McpError", format!("unreadable result from '{name}': {err}")),
+                Err(err) => ToolResult::failed_call("McpError", format!("unreadable result from '{name}': {err}")),
             },
-            Ok(Ok(CallToolResponse::InputRequired(_))) => ToolResult::error(
+            Ok(Ok(CallToolResponse::InputRequired(_))) => ToolResult::failed_call(
                 "McpUnsupported",
                 format!("MCP server '{name}' asked for user input during `{tool}`, which tool-mcp does not support"),
             ),
-            Ok(Ok(_)) => ToolResult::error(
+            Ok(Ok(_)) => ToolResult::failed_call(
                 "McpUnsupported",
                 format!("MCP server '{name}' answered `{tool}` with a task, which tool-mcp does not support"),
             ),
             Ok(Err(ServiceError::McpError(err))) => {
-                ToolResult::error("McpError", format!("MCP server '{name}' refused `{tool}`: {}", err.message))
+                ToolResult::failed_call("McpError", format!("MCP server '{name}' refused `{tool}`: {}", err.message))
             }
-            Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => ToolResult::error(
+            Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => ToolResult::failed_call(
                 "McpServerDied",
                 format!(
                     "MCP server '{name}' closed the connection during `{tool}` (it exited?); a server is restarted \
                      once per session: `mcp_wait` tells whether it is back"
                 ),
             ),
-            Ok(Err(err)) => ToolResult::error("McpError", format!("MCP server '{name}', `{tool}`: {err}")),
+            Ok(Err(err)) => ToolResult::failed_call("McpError", format!("MCP server '{name}', `{tool}`: {err}")),
         }
     }
 }

@@ -157,7 +157,8 @@ impl Hub {
             }
             st.shutting_down = true;
             for (_, task) in st.tasks.drain() {
-                let _ = task.done.send(ToolResult::error(code::SHUTDOWN, "the service hub stopped (session end)"));
+                let _ =
+                    task.done.send(ToolResult::failed_call(code::SHUTDOWN, "the service hub stopped (session end)"));
             }
             for conn in st.conns.values() {
                 let _ =

@@ -137,13 +137,13 @@ impl Hub {
         let mut guard = CancelOnDrop { hub: self, task_id: &task_id, armed: true };
         let result = match tokio::time::timeout(self.config.task_timeout, &mut done).await {
             Ok(Ok(result)) => result,
-            Ok(Err(_)) => ToolResult::error(code::SHUTDOWN, "the service hub stopped before the task finished"),
+            Ok(Err(_)) => ToolResult::failed_call(code::SHUTDOWN, "the service hub stopped before the task finished"),
             Err(_) => match self.expire(&task_id) {
                 Some(timed_out) => timed_out,
                 // Someone took the task out of the table just now and is about to answer it.
-                None => {
-                    (&mut done).await.unwrap_or_else(|_| ToolResult::error(code::SHUTDOWN, "the service hub stopped"))
-                }
+                None => (&mut done)
+                    .await
+                    .unwrap_or_else(|_| ToolResult::failed_call(code::SHUTDOWN, "the service hub stopped")),
             },
         };
         guard.armed = false;
@@ -154,22 +154,22 @@ impl Hub {
         let mut guard = self.lock();
         let st = &mut *guard;
         if st.shutting_down {
-            return Err(ToolResult::error(code::SHUTDOWN, "the service hub is shutting down"));
+            return Err(ToolResult::failed_call(code::SHUTDOWN, "the service hub is shutting down"));
         }
         let Some((service_id, function)) = st.routes.get(tool).cloned() else {
-            return Err(ToolResult::error(
+            return Err(ToolResult::failed_call(
                 code::NOT_FOUND,
                 format!("no registered service offers tool '{tool}' (it may have disconnected)"),
             ));
         };
         let Some(svc) = st.services.get_mut(&service_id) else {
-            return Err(ToolResult::error(code::NOT_FOUND, format!("service '{service_id}' is not registered")));
+            return Err(ToolResult::failed_call(code::NOT_FOUND, format!("service '{service_id}' is not registered")));
         };
         if svc.conn.is_none() {
-            return Err(ToolResult::error(code::SERVICE_DISCONNECTED, svc.unavailable_reason()));
+            return Err(ToolResult::failed_call(code::SERVICE_DISCONNECTED, svc.unavailable_reason()));
         }
         if !svc.available() {
-            return Err(ToolResult::error(code::SERVICE_UNAVAILABLE, svc.unavailable_reason()));
+            return Err(ToolResult::failed_call(code::SERVICE_UNAVAILABLE, svc.unavailable_reason()));
         }
         let task_id = wire::new_id();
         let state = if svc.running < self.config.max_concurrent_tasks {
@@ -179,7 +179,7 @@ impl Hub {
             svc.queue.push_back(task_id.clone());
             TaskState::Queued
         } else {
-            return Err(ToolResult::error(
+            return Err(ToolResult::failed_call(
                 code::BUSY,
                 format!(
                     "service '{service_id}' has {} tasks running and {} queued (the limit); try again later",
@@ -270,7 +270,7 @@ impl Hub {
         };
         self.forget(&mut st, task_id, &task, code::TIMEOUT, &message);
         tracing::warn!(task = task_id, service = %task.service, "service task timed out");
-        Some(ToolResult::error(code::TIMEOUT, message))
+        Some(ToolResult::failed_call(code::TIMEOUT, message))
     }
 
     /// The caller went away before the answer.
@@ -339,7 +339,7 @@ pub(super) fn take_tasks(st: &mut State, which: impl Fn(&Task) -> bool) -> Vec<T
 pub(super) fn answer_all(tasks: Vec<Task>, error_code: &str, message: &str) -> usize {
     let count = tasks.len();
     for task in tasks {
-        let _ = task.done.send(ToolResult::error(error_code, message));
+        let _ = task.done.send(ToolResult::failed_call(error_code, message));
     }
     count
 }
