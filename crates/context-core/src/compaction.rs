@@ -418,6 +418,7 @@ mod tests {
             content: MessageContent::Blocks(vec![
                 ContentBlock::text("let me look"),
                 ContentBlock::ToolCall {
+                    extensions: Default::default(),
                     id: "b1".into(),
                     name: "read".into(),
                     input: json!({"path": "b1"}),
@@ -428,6 +429,7 @@ mod tests {
         };
         let block_result = Message {
             content: MessageContent::Blocks(vec![ContentBlock::ToolResult {
+                extensions: Default::default(),
                 tool_call_id: "b1".into(),
                 output: json!({"lines": long(900)}),
                 visibility: None,
@@ -521,6 +523,7 @@ mod tests {
             content: MessageContent::Blocks(vec![
                 ContentBlock::text(long(1000)),
                 ContentBlock::ToolResult {
+                    extensions: Default::default(),
                     tool_call_id: "a".into(),
                     output: json!({"data": long(1000)}),
                     visibility: None,

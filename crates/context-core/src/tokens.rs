@@ -85,7 +85,12 @@ mod tests {
         let blocks = Message {
             content: MessageContent::Blocks(vec![
                 ContentBlock::text("abcd"),
-                ContentBlock::ToolResult { tool_call_id: "c1".into(), output: json!("efgh"), visibility: None },
+                ContentBlock::ToolResult {
+                    extensions: Default::default(),
+                    tool_call_id: "c1".into(),
+                    output: json!("efgh"),
+                    visibility: None,
+                },
             ]),
             ..Message::new(Role::User, "")
         };
@@ -96,6 +101,7 @@ mod tests {
     fn an_image_costs_a_flat_amount_whatever_its_source_size() {
         let image = |data: &str| Message {
             content: MessageContent::Blocks(vec![ContentBlock::Image {
+                extensions: Default::default(),
                 source: json!({"type": "base64", "data": data}),
                 visibility: None,
             }]),

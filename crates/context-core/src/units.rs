@@ -116,6 +116,7 @@ mod tests {
     fn results_in_blocks_join_every_call_they_answer() {
         let block_call = Message {
             content: MessageContent::Blocks(vec![ContentBlock::ToolCall {
+                extensions: Default::default(),
                 id: "b".into(),
                 name: "echo".into(),
                 input: json!({}),
@@ -123,8 +124,12 @@ mod tests {
             }]),
             ..Message::new(Role::Assistant, "")
         };
-        let result =
-            |id: &str| ContentBlock::ToolResult { tool_call_id: id.into(), output: json!("ok"), visibility: None };
+        let result = |id: &str| ContentBlock::ToolResult {
+            extensions: Default::default(),
+            tool_call_id: id.into(),
+            output: json!("ok"),
+            visibility: None,
+        };
         let answers =
             Message { content: MessageContent::Blocks(vec![result("a"), result("b")]), ..Message::new(Role::User, "") };
         let messages = vec![calls(&["a"]), block_call, answers];

@@ -557,7 +557,12 @@ impl amplifier_kernel::traits::Tool for GatedTool {
 async fn a_tool_call_with_an_id_is_booked_as_running_while_it_runs() {
     let coordinator = coordinator_with(plan());
     let (started, go) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
-    let spec = amplifier_kernel::models::ToolSpec { name: "slow".into(), parameters: json!({}), description: None };
+    let spec = amplifier_kernel::models::ToolSpec {
+        extensions: Default::default(),
+        name: "slow".into(),
+        parameters: json!({}),
+        description: None,
+    };
     let tool = GatedTool { spec, started: started.clone(), go: go.clone() };
     coordinator.mount_tool("tool-slow", Arc::new(tool));
     let running = {
@@ -651,6 +656,7 @@ struct SlowTool {
 impl SlowTool {
     fn mounted(coordinator: &Coordinator, name: &str, delay: Duration) {
         let spec = amplifier_kernel::models::ToolSpec {
+            extensions: Default::default(),
             name: name.to_owned(),
             parameters: json!({"type": "object"}),
             description: None,

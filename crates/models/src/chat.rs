@@ -150,7 +150,12 @@ mod tests {
     use amplifier_protocol::models::{JsonMap, ToolCall};
 
     fn tool(name: &str) -> ToolSpec {
-        ToolSpec { name: name.into(), parameters: json!({"type": "object"}), description: Some("d".into()) }
+        ToolSpec {
+            extensions: Default::default(),
+            name: name.into(),
+            parameters: json!({"type": "object"}),
+            description: Some("d".into()),
+        }
     }
 
     #[test]

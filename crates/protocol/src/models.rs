@@ -42,6 +42,10 @@ pub enum ContentBlock {
         text: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
     Thinking {
         thinking: String,
@@ -52,11 +56,19 @@ pub enum ContentBlock {
         content: Option<Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
     RedactedThinking {
         data: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
     ToolCall {
         id: String,
@@ -64,17 +76,29 @@ pub enum ContentBlock {
         input: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
     ToolResult {
         tool_call_id: String,
         output: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
     Image {
         source: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
     Reasoning {
         #[serde(default)]
@@ -83,12 +107,16 @@ pub enum ContentBlock {
         summary: Vec<Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         visibility: Option<Visibility>,
+        /// Keys this model does not know (`cache_control`, a vendor's ids),
+        /// kept so they survive a trip through the context and the store.
+        #[serde(flatten)]
+        extensions: JsonMap,
     },
 }
 
 impl ContentBlock {
     pub fn text(text: impl Into<String>) -> Self {
-        ContentBlock::Text { text: text.into(), visibility: None }
+        ContentBlock::Text { text: text.into(), visibility: None, extensions: JsonMap::new() }
     }
 }
 
@@ -137,6 +165,9 @@ pub struct Message {
     pub tool_calls: Option<Vec<ToolCall>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<JsonMap>,
+    /// Upstream's `extensions`: keys this model does not know, kept.
+    #[serde(flatten)]
+    pub extensions: JsonMap,
 }
 
 impl Message {
@@ -148,6 +179,7 @@ impl Message {
             tool_call_id: None,
             tool_calls: None,
             metadata: None,
+            extensions: JsonMap::new(),
         }
     }
 
@@ -204,11 +236,14 @@ pub struct ToolSpec {
     pub parameters: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Upstream's `extensions`: keys this model does not know, kept.
+    #[serde(flatten)]
+    pub extensions: JsonMap,
 }
 
 impl ToolSpec {
     pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
-        ToolSpec { name: name.into(), parameters, description: Some(description.into()) }
+        ToolSpec { name: name.into(), parameters, description: Some(description.into()), extensions: JsonMap::new() }
     }
 }
 
@@ -311,6 +346,9 @@ pub struct ChatRequest {
     pub reasoning_effort: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<f64>,
+    /// Upstream's `extensions`: keys this model does not know, kept.
+    #[serde(flatten)]
+    pub extensions: JsonMap,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -327,6 +365,9 @@ pub struct Usage {
     /// Decimal string, as upstream (floats are rejected there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<String>,
+    /// Upstream's `extensions`: keys this model does not know, kept.
+    #[serde(flatten)]
+    pub extensions: JsonMap,
 }
 
 impl Usage {
@@ -371,6 +412,9 @@ pub struct ChatResponse {
     pub finish_reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<JsonMap>,
+    /// Upstream's `extensions`: keys this model does not know, kept.
+    #[serde(flatten)]
+    pub extensions: JsonMap,
 }
 
 impl ChatResponse {
@@ -644,6 +688,33 @@ impl HookResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unknown_keys_round_trip_on_every_model() {
+        let message = json!({
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}},
+                {"type": "thinking", "thinking": "hmm", "signature": "s", "reasoning_id": "rs_1"},
+                {"type": "tool_call", "id": "c1", "name": "echo", "input": {}, "vendor": 1},
+            ],
+            "provider_message_id": "msg_1",
+        });
+        let parsed: Message = serde_json::from_value(message.clone()).unwrap();
+        assert_eq!(parsed.extensions["provider_message_id"], "msg_1");
+        let MessageContent::Blocks(blocks) = &parsed.content else { panic!("blocks") };
+        let ContentBlock::Text { extensions, .. } = &blocks[0] else { panic!("text") };
+        assert_eq!(extensions.len(), 1, "the tag is not an extension: {extensions:?}");
+        assert_eq!(extensions["cache_control"], json!({"type": "ephemeral"}));
+        assert_eq!(serde_json::to_value(&parsed).unwrap(), message);
+
+        let request = json!({"messages": [], "tools": [{"name": "t", "parameters": {"type": "object"}, "strict": true}], "service_tier": "flex"});
+        let parsed: ChatRequest = serde_json::from_value(request.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&parsed).unwrap(), request);
+        let response = json!({"content": [], "usage": {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3, "cached_by": "x"}, "id": "r1"});
+        let parsed: ChatResponse = serde_json::from_value(response.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&parsed).unwrap(), response);
+    }
     use serde_json::json;
 
     #[test]

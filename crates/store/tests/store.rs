@@ -510,3 +510,26 @@ fn the_cancelled_result_is_upstreams() {
     let value: serde_json::Value = serde_json::from_str(CANCELLED_TOOL_RESULT).unwrap();
     assert_eq!(value, json!({"error": "Tool execution was cancelled", "cancelled": true}));
 }
+
+#[test]
+fn unknown_keys_of_a_message_and_its_blocks_survive_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    assert_eq!(store.begin_turn("s1").unwrap(), 1);
+    // Upstream's `extensions`: a vendor's cache marker and reasoning id.
+    let message: Message = serde_json::from_value(json!({
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "…", "signature": "sig", "reasoning_id": "rs_9"},
+            {"type": "text", "text": "done", "cache_control": {"type": "ephemeral"}},
+        ],
+        "provider_message_id": "msg_1",
+    }))
+    .unwrap();
+    write(&mut store, "s1", 1, 0, &[NewMessage { turn: 1, message: message.clone() }], &[]);
+    drop(store);
+    let stored = Store::open(dir.path()).unwrap().messages("s1").unwrap();
+    assert_eq!(stored[0].message, message);
+    assert_eq!(stored[0].message.extensions["provider_message_id"], "msg_1");
+}

@@ -151,6 +151,17 @@ fn text_block(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
 }
 
+/// A block's `cache_control`, kept among its extensions (upstream's
+/// `extensions`), goes to the API with it: a context or hook that marks a
+/// cache breakpoint gets one. No other unknown key is sent, since the API
+/// refuses keys it does not know.
+fn cached(mut block: Value, extensions: &JsonMap) -> Value {
+    if let (Some(cache_control), Some(object)) = (extensions.get("cache_control"), block.as_object_mut()) {
+        object.insert("cache_control".into(), cache_control.clone());
+    }
+    block
+}
+
 fn tool_result(tool_use_id: &str, output: &Value) -> Value {
     let content = match output {
         Value::String(text) => text.clone(),
@@ -165,9 +176,13 @@ fn user_blocks(content: &MessageContent) -> Vec<Value> {
         MessageContent::Blocks(blocks) => blocks
             .iter()
             .filter_map(|block| match block {
-                ContentBlock::Text { text, .. } => text_block(text),
-                ContentBlock::Image { source, .. } => Some(json!({"type": "image", "source": source})),
-                ContentBlock::ToolResult { tool_call_id, output, .. } => Some(tool_result(tool_call_id, output)),
+                ContentBlock::Text { text, extensions, .. } => text_block(text).map(|b| cached(b, extensions)),
+                ContentBlock::Image { source, extensions, .. } => {
+                    Some(cached(json!({"type": "image", "source": source}), extensions))
+                }
+                ContentBlock::ToolResult { tool_call_id, output, extensions, .. } => {
+                    Some(cached(tool_result(tool_call_id, output), extensions))
+                }
                 _ => None,
             })
             .collect(),
@@ -179,7 +194,9 @@ fn tool_blocks(message: &Message) -> Vec<Value> {
         let results: Vec<Value> = blocks
             .iter()
             .filter_map(|block| match block {
-                ContentBlock::ToolResult { tool_call_id, output, .. } => Some(tool_result(tool_call_id, output)),
+                ContentBlock::ToolResult { tool_call_id, output, extensions, .. } => {
+                    Some(cached(tool_result(tool_call_id, output), extensions))
+                }
                 _ => None,
             })
             .collect();
@@ -219,7 +236,9 @@ fn assistant_blocks(message: &Message) -> Vec<Value> {
                     ContentBlock::RedactedThinking { data, .. } => {
                         blocks.push(json!({"type": "redacted_thinking", "data": data}))
                     }
-                    ContentBlock::Text { text, .. } => blocks.extend(text_block(text)),
+                    ContentBlock::Text { text, extensions, .. } => {
+                        blocks.extend(text_block(text).map(|b| cached(b, extensions)))
+                    }
                     ContentBlock::ToolCall { id, name, input, .. } => tool_use(&mut blocks, id, name, input),
                     _ => {}
                 }
@@ -281,13 +300,17 @@ impl Block {
         Some(match self {
             Block::Text(text) => ContentBlock::text(text),
             Block::Thinking { thinking, signature } => ContentBlock::Thinking {
+                extensions: Default::default(),
                 thinking,
                 signature: (!signature.is_empty()).then_some(signature),
                 content: None,
                 visibility: None,
             },
-            Block::Redacted(data) => ContentBlock::RedactedThinking { data, visibility: None },
+            Block::Redacted(data) => {
+                ContentBlock::RedactedThinking { extensions: Default::default(), data, visibility: None }
+            }
             Block::ToolUse { id, name, input_json, input } => ContentBlock::ToolCall {
+                extensions: Default::default(),
                 id,
                 name,
                 input: if input_json.is_empty() {
@@ -493,6 +516,7 @@ mod tests {
 
     fn thinking(text: &str, signature: Option<&str>) -> ContentBlock {
         ContentBlock::Thinking {
+            extensions: Default::default(),
             thinking: text.into(),
             signature: signature.map(str::to_owned),
             content: None,
@@ -508,6 +532,7 @@ mod tests {
                 thinking("unsigned, from elsewhere", None),
                 ContentBlock::text("Checking."),
                 ContentBlock::ToolCall {
+                    extensions: Default::default(),
                     id: "toolu_1".into(),
                     name: "echo".into(),
                     input: json!({"text": "a"}),
@@ -573,6 +598,23 @@ mod tests {
                 {"type": "tool_result", "tool_use_id": "toolu_1", "content": "a"},
                 {"type": "tool_result", "tool_use_id": "toolu_2", "content": "b"}
             ]})
+        );
+    }
+
+    #[test]
+    fn a_blocks_cache_control_extension_goes_to_the_api_and_nothing_else_unknown() {
+        // As a stored message would come back: the extension read from JSON.
+        let message: Message = serde_json::from_value(json!({
+            "role": "user",
+            "content": [{"type": "text", "text": "the long document", "cache_control": {"type": "ephemeral"}, "vendor_id": 7}],
+        }))
+        .unwrap();
+        let wire = messages(&[message]);
+        assert_eq!(
+            wire,
+            [
+                json!({"role": "user", "content": [{"type": "text", "text": "the long document", "cache_control": {"type": "ephemeral"}}]})
+            ]
         );
     }
 

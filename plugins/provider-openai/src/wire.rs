@@ -175,6 +175,7 @@ pub fn usage(usage: &Value) -> Option<Usage> {
     let input_tokens = number(usage.get("prompt_tokens")).unwrap_or(0);
     let output_tokens = number(usage.get("completion_tokens")).unwrap_or(0);
     Some(Usage {
+        extensions: Default::default(),
         input_tokens,
         output_tokens,
         total_tokens: number(usage.get("total_tokens")).unwrap_or(input_tokens + output_tokens),
@@ -229,7 +230,13 @@ pub fn parse_response(body: &Value) -> Result<ChatResponse, String> {
 }
 
 fn thinking_block(thinking: String) -> ContentBlock {
-    ContentBlock::Thinking { thinking, signature: None, content: None, visibility: None }
+    ContentBlock::Thinking {
+        extensions: Default::default(),
+        thinking,
+        signature: None,
+        content: None,
+        visibility: None,
+    }
 }
 
 #[derive(Default)]
@@ -416,7 +423,13 @@ mod tests {
     fn tool_turns_round_trip_in_openai_shape() {
         let assistant = Message {
             content: MessageContent::Blocks(vec![
-                ContentBlock::Thinking { thinking: "hm".into(), signature: None, content: None, visibility: None },
+                ContentBlock::Thinking {
+                    extensions: Default::default(),
+                    thinking: "hm".into(),
+                    signature: None,
+                    content: None,
+                    visibility: None,
+                },
                 ContentBlock::text(""),
             ]),
             tool_calls: Some(vec![ToolCall {

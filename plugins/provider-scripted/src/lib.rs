@@ -130,6 +130,7 @@ impl ScriptedProvider {
         if let Some(thinking) = &turn.thinking {
             self.stream_text(stream, content.len(), thinking, true);
             content.push(ContentBlock::Thinking {
+                extensions: Default::default(),
                 thinking: thinking.clone(),
                 signature: None,
                 content: None,

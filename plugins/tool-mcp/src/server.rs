@@ -539,6 +539,7 @@ impl Mcp {
                 }
                 routes.insert(name.clone(), Route { server: index, tool: tool.name.to_string() });
                 specs.push(ToolSpec {
+                    extensions: Default::default(),
                     name: name.clone(),
                     parameters: Value::Object((*tool.input_schema).clone()),
                     description: tool.description.map(|d| d.into_owned()).or(tool.title),

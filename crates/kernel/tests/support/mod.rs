@@ -286,7 +286,9 @@ pub struct EchoTool {
 
 impl EchoTool {
     pub fn new(name: &str, parameters: Value) -> Self {
-        EchoTool { spec: ToolSpec { name: name.to_owned(), parameters, description: None } }
+        EchoTool {
+            spec: ToolSpec { extensions: Default::default(), name: name.to_owned(), parameters, description: None },
+        }
     }
 }
 
