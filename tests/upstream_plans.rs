@@ -43,9 +43,7 @@ fn upstreams_foundation_plan_loads_with_warnings_only_and_runs() {
     assert_eq!(
         warned,
         [
-            "providers[0].config.default_model",
             "providers[0].config.max_tokens",
-            "providers[1].config.default_model",
             "tools[0].config.require_approval",
             "tools[2].config.max_results",
             "hooks[3].config.ui.show_token_usage",
@@ -53,7 +51,7 @@ fn upstreams_foundation_plan_loads_with_warnings_only_and_runs() {
         "{err}"
     );
     assert!(
-        err.contains("warning: plan.yaml:18:7: providers[0].config.default_model: unknown key `default_model`"),
+        err.contains("warning: plan.yaml:19:7: providers[0].config.max_tokens: unknown key `max_tokens`"),
         "{err}"
     );
 
@@ -82,7 +80,7 @@ fn strict_refuses_what_upstreams_plan_leaves_to_warnings() {
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(err.contains("module(s) failed to load"), "{err}");
     assert!(
-        err.contains("plan.yaml:18:7: providers[0].config.default_model: unknown key `default_model` for module 'provider-scripted'"),
+        err.contains("plan.yaml:19:7: providers[0].config.max_tokens: unknown key `max_tokens` for module 'provider-scripted'"),
         "{err}"
     );
     assert!(err.contains("without --strict an unknown key is a warning"), "{err}");

@@ -55,6 +55,7 @@ pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
         locked: flags.locked,
         allow_partial: flags.allow_partial,
         strict: flags.strict || settings.get("strict").and_then(serde_yaml::Value::as_bool) == Some(true),
+        provider_choice: Default::default(),
         store,
         max_tool_result_bytes,
         notices: Arc::new(print_notice),

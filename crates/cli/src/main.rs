@@ -25,6 +25,7 @@ mod session_cmd;
 mod settings;
 mod sse_stdout;
 mod steering;
+mod tool_cmd;
 mod trace_bridge;
 mod update;
 
@@ -65,6 +66,8 @@ enum Command {
     Model(model::ModelArgs),
     /// Settings: `config show` prints each one with where it came from.
     Config(settings::ConfigArgs),
+    /// The plan's tools without a model: list, info NAME, invoke NAME key=value….
+    Tool(tool_cmd::ToolArgs),
     /// Serve runs over HTTP: `POST /v1/runs` answers a Server-Sent Events stream.
     Serve(serve::ServeArgs),
     /// Stored sessions: list, show, export, resume, fork, delete, cleanup.
@@ -146,6 +149,7 @@ fn main() -> ExitCode {
         Some(Command::Model(args)) => model::run(args),
         Some(Command::Config(args)) => settings::config(args),
         Some(Command::Serve(args)) => serve::serve(args),
+        Some(Command::Tool(args)) => tool_cmd::run(args),
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),

@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
 
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, MessageLevel, Usage};
@@ -17,8 +18,12 @@ use serde_json::{json, Value};
 pub enum OutputFormat {
     /// The final response as plain text.
     Text,
-    /// One JSON document at the end: `{status, response, session_id, usage}`.
+    /// One JSON document at the end: `{status, response, session_id, bundle,
+    /// model, timestamp, usage}` (upstream's, with the usage).
     Json,
+    /// `json` with `execution_trace` (each tool call: arguments, result,
+    /// timestamp, duration_ms, sequence) and `metadata` (counts, duration).
+    JsonTrace,
     /// One JSON line per kernel event as it happens, then a `run:result` line.
     Jsonl,
     /// Server-Sent Events frames as they happen, child sessions included
@@ -138,6 +143,7 @@ impl HookHandler for TextStreamer {
 pub struct FrontEnd {
     pub meter: Arc<UsageMeter>,
     pub text: Arc<TextStreamer>,
+    pub trace: Option<Arc<TraceCollector>>,
 }
 
 /// Registers the front end's own observers on a session's hooks. Text
@@ -158,8 +164,14 @@ pub fn attach(coordinator: &Arc<Coordinator>, format: OutputFormat) -> FrontEnd 
             hooks.register(event, text.clone(), OBSERVER_PRIORITY, "cli-text");
         }
     }
+    let trace = (format == OutputFormat::JsonTrace).then(|| Arc::new(TraceCollector::new()));
+    if let Some(trace) = &trace {
+        for event in [events::TOOL_PRE, events::TOOL_POST, events::TOOL_ERROR] {
+            hooks.register(event, trace.clone(), OBSERVER_PRIORITY, "cli-trace");
+        }
+    }
     coordinator.set_display_system(Arc::new(StderrDisplay));
-    FrontEnd { meter, text }
+    FrontEnd { meter, text, trace }
 }
 
 /// Hook messages for the person at the terminal go to stderr.
@@ -176,22 +188,108 @@ impl DisplaySystem for StderrDisplay {
     }
 }
 
-/// The result document for `--output-format json` and the last `jsonl` line.
-pub fn result_document(
-    status: &str,
-    response: Option<&str>,
-    error: Option<&str>,
-    session_id: &str,
-    usage: &Usage,
-) -> Value {
+/// What a run's result document says besides its outcome.
+pub struct RunFacts<'a> {
+    pub session_id: &'a str,
+    pub usage: &'a Usage,
+    /// `bundle:<name>` when the plan was compiled from a bundle, as upstream names its source.
+    pub bundle: Option<&'a str>,
+    /// `<mount name>/<model>` of the preferred provider.
+    pub model: Option<String>,
+    pub trace: Option<&'a TraceCollector>,
+}
+
+impl RunFacts<'_> {
+    /// `<mount name>/<model>` of the provider a request without a name goes to.
+    pub fn model_of(coordinator: &Coordinator) -> Option<String> {
+        let provider = coordinator.providers().into_iter().next()?;
+        Some(match provider.provider.info().defaults.get("model").and_then(Value::as_str) {
+            Some(model) => format!("{}/{model}", provider.name),
+            None => provider.name,
+        })
+    }
+}
+
+/// The result document for `--output-format json` (and `json-trace`) and
+/// the last `jsonl` line: upstream's fields, with `usage` and, on a failure,
+/// `error`.
+pub fn result_document(status: &str, response: Option<&str>, error: Option<&str>, facts: &RunFacts) -> Value {
     let mut doc = json!({
         "status": status,
         "response": response,
-        "session_id": session_id,
-        "usage": usage,
+        "session_id": facts.session_id,
+        "bundle": facts.bundle.map(|name| format!("bundle:{name}")),
+        "model": facts.model,
+        "timestamp": amplifier_store::rfc3339_ms(amplifier_store::now_ms()),
+        "usage": facts.usage,
     });
     if let Some(error) = error {
         doc["error"] = json!(error);
     }
+    if let Some(trace) = facts.trace {
+        let (calls, metadata) = trace.finish();
+        doc["execution_trace"] = calls;
+        doc["metadata"] = metadata;
+    }
     doc
+}
+
+/// `json-trace`'s record of the tool calls, from `tool:pre` to `tool:post`
+/// or `tool:error`, matched by call id.
+pub struct TraceCollector {
+    started: Instant,
+    calls: Mutex<Vec<(Option<String>, Instant, Value)>>,
+}
+
+impl TraceCollector {
+    pub fn new() -> TraceCollector {
+        TraceCollector { started: Instant::now(), calls: Mutex::new(Vec::new()) }
+    }
+
+    /// The calls and upstream's `metadata`: `total_tool_calls`,
+    /// `total_agents_invoked` (calls of `task`) and `duration_ms`.
+    fn finish(&self) -> (Value, Value) {
+        let calls: Vec<Value> =
+            self.calls.lock().expect("trace lock").iter().map(|(_, _, entry)| entry.clone()).collect();
+        let agents = calls.iter().filter(|c| c["tool"] == "task").count();
+        let metadata = json!({
+            "total_tool_calls": calls.len(),
+            "total_agents_invoked": agents,
+            "duration_ms": millis(self.started.elapsed()),
+        });
+        (Value::Array(calls), metadata)
+    }
+}
+
+fn millis(elapsed: std::time::Duration) -> f64 {
+    (elapsed.as_secs_f64() * 100_000.0).round() / 100.0
+}
+
+impl HookHandler for TraceCollector {
+    fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        let data = &event.data;
+        let id = data.get("tool_call_id").and_then(Value::as_str).map(str::to_owned);
+        let mut calls = self.calls.lock().expect("trace lock");
+        if event.name == events::TOOL_PRE {
+            let entry = json!({
+                "type": "tool_call",
+                "tool": data.get("tool_name").cloned().unwrap_or(json!("unknown")),
+                "arguments": data.get("tool_input").cloned().unwrap_or(json!({})),
+                "result": null,
+                "timestamp": amplifier_store::rfc3339_ms(amplifier_store::now_ms()),
+                "duration_ms": null,
+                "sequence": calls.len() + 1,
+            });
+            calls.push((id, Instant::now(), entry));
+        } else if let Some((_, started, entry)) =
+            calls.iter_mut().rev().find(|(call, _, entry)| *call == id && entry["result"].is_null())
+        {
+            entry["result"] = match event.name.as_str() {
+                events::TOOL_ERROR => json!({"success": false, "error": data.get("error")}),
+                _ => data.get("result").cloned().unwrap_or(Value::Null),
+            };
+            entry["duration_ms"] = json!(millis(started.elapsed()));
+        }
+        Box::pin(async { Ok(HookResult::continue_()) })
+    }
 }

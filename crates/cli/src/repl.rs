@@ -46,11 +46,15 @@ pub struct ReplOptions {
     pub flags: Flags,
     pub session_name: Option<String>,
     pub conversation: Conversation,
+    /// `--provider`, `--model`, `--max-tokens`.
+    pub choice: amplifier_kernel::plan::ProviderChoice,
 }
 
 pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
     let runtime = hosting::runtime()?;
-    let host = hosting::open(plan_path, hosting::options(options.flags, true)?)?;
+    let mut host_options = hosting::options(options.flags, true)?;
+    host_options.provider_choice = options.choice;
+    let host = hosting::open(plan_path, host_options)?;
     let approval = Arc::new(TerminalApproval::new(Path::new(".")));
     let builder = host.session().record(options.session_name).approval(approval.clone());
     let mut hosted = builder.conversation(options.conversation.clone()).open()?;

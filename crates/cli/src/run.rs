@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use amplifier_host::{Conversation, HostedSession};
+use amplifier_kernel::plan::ProviderChoice;
 use clap::Args;
 
 use crate::error::{CliError, CliResult};
@@ -24,6 +25,17 @@ pub struct RunArgs {
     bundle: Option<PathBuf>,
     /// The prompt; read from standard input when omitted and input is piped.
     prompt: Option<String>,
+    /// Prefer this provider of the plan: a module (`anthropic` or
+    /// `provider-anthropic`) or an `instance_id`.
+    #[arg(short = 'p', long, value_name = "NAME")]
+    provider: Option<String>,
+    /// The model the chosen provider uses (its `default_model`).
+    #[arg(short = 'm', long, value_name = "MODEL", requires = "provider")]
+    model: Option<String>,
+    /// Most tokens in a reply (the provider's `max_tokens`); without
+    /// --provider, for the preferred provider.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_tokens: Option<u64>,
     /// How to print the result.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
@@ -58,14 +70,17 @@ pub fn run(args: RunArgs) -> CliResult {
     let flags =
         Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial, strict: args.strict };
     let conversation = Conversation { user: args.user, id: args.session };
+    let choice = ProviderChoice { provider: args.provider, model: args.model, max_tokens: args.max_tokens };
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
-        let options = crate::repl::ReplOptions { flags, session_name: args.session_name, conversation };
+        let options = crate::repl::ReplOptions { flags, session_name: args.session_name, conversation, choice };
         return crate::repl::repl(&plan_path, options);
     }
     let prompt = read_prompt(args.prompt)?;
     let runtime = hosting::runtime()?;
-    let host = hosting::open(&plan_path, hosting::options(flags, true)?)?;
+    let mut options = hosting::options(flags, true)?;
+    options.provider_choice = choice;
+    let host = hosting::open(&plan_path, options)?;
     let builder = host.session().record(args.session_name);
     if args.output_format == OutputFormat::Sse {
         return runtime.block_on(crate::sse_stdout::run(builder, conversation, &prompt));
@@ -117,56 +132,49 @@ pub(crate) async fn run_session(
     let front = output::attach(hosted.coordinator(), format);
     let result = start_and_turn(&mut hosted, prompt).await;
     let session_id = hosted.session_id().to_owned();
+    let bundle = hosted.host().bundle().map(str::to_owned);
+    let model = output::RunFacts::model_of(hosted.coordinator());
     hosted.finish(result.is_ok()).await;
     let usage = front.meter.total();
+    let facts = output::RunFacts {
+        session_id: &session_id,
+        usage: &usage,
+        bundle: bundle.as_deref(),
+        model,
+        trace: front.trace.as_deref(),
+    };
     match result {
         Ok(response) => {
-            print_success(format, &front.text, &response, &session_id, &usage);
+            print_success(format, &front.text, &response, &facts);
             Ok(())
         }
         Err(err) => {
             let message = err.to_string();
             let err = CliError::from(err);
             let status = if err.is_cancelled() { "cancelled" } else { "error" };
-            report_failure(format, status, &message, &session_id, &usage);
+            report_failure(format, status, &message, &facts);
             Err(err)
         }
     }
 }
 
-fn print_success(
-    format: OutputFormat,
-    text: &output::TextStreamer,
-    response: &str,
-    session_id: &str,
-    usage: &amplifier_kernel::models::Usage,
-) {
+fn print_success(format: OutputFormat, text: &output::TextStreamer, response: &str, facts: &output::RunFacts) {
+    let document = || output::result_document("success", Some(response), None, facts);
     match format {
         OutputFormat::Text => text.finish(response),
         OutputFormat::Sse => println!("{response}"),
-        OutputFormat::Json => {
-            println!("{}", output::result_document("success", Some(response), None, session_id, usage))
-        }
-        OutputFormat::Jsonl => println!(
-            "{}",
-            serde_json::json!({"event": "run:result", "data": output::result_document("success", Some(response), None, session_id, usage)})
-        ),
+        OutputFormat::Json | OutputFormat::JsonTrace => println!("{:#}", document()),
+        OutputFormat::Jsonl => println!("{}", serde_json::json!({"event": "run:result", "data": document()})),
     }
 }
 
 /// The failure in the result document of the machine-readable formats
 /// (the error itself goes to stderr).
-fn report_failure(
-    format: OutputFormat,
-    status: &str,
-    message: &str,
-    session_id: &str,
-    usage: &amplifier_kernel::models::Usage,
-) {
-    let document = || output::result_document(status, None, Some(message), session_id, usage);
+fn report_failure(format: OutputFormat, status: &str, message: &str, facts: &output::RunFacts) {
+    let document = || output::result_document(status, None, Some(message), facts);
     match format {
         OutputFormat::Text | OutputFormat::Sse => {}
-        OutputFormat::Json => println!("{}", document()),
+        OutputFormat::Json | OutputFormat::JsonTrace => println!("{:#}", document()),
         OutputFormat::Jsonl => println!("{}", serde_json::json!({"event": "run:result", "data": document()})),
     }
 }

@@ -1,7 +1,7 @@
 //! `amplifier session list|show|export|resume|fork|delete|cleanup`,
 //! `amplifier resume ID [PROMPT]` and `amplifier continue [PROMPT]`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use amplifier_host::recording::{plan_hash, working_dir};
@@ -78,8 +78,12 @@ struct ExportArgs {
 
 #[derive(Args)]
 pub struct ResumeArgs {
-    /// The session id (a unique prefix is enough).
-    id: String,
+    /// The session id (a unique prefix is enough). Without one, pick from
+    /// this directory's recent sessions: a number, `n`/`p` to page, `q` to quit.
+    id: Option<String>,
+    /// Sessions per page of the picker.
+    #[arg(short = 'n', long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    limit: u32,
     #[command(flatten)]
     turn: TurnArgs,
 }
@@ -321,8 +325,96 @@ fn cleanup(args: CleanupArgs) -> CliResult {
 
 pub fn resume(args: ResumeArgs) -> CliResult {
     let store = open()?;
-    let session = store.resolve(&args.id)?;
+    let session = match &args.id {
+        Some(id) => store.resolve(id)?,
+        None => match pick(&store, args.limit as usize)? {
+            Some(session) => session,
+            None => return Ok(()),
+        },
+    };
     run_turn(store, session, args.turn)
+}
+
+/// Upstream's picker: this directory's sessions, newest first, a page at a
+/// time on stderr; the choice is a line of standard input (Enter takes the
+/// first of the page). `None` when the person quits.
+fn pick(store: &Store, page: usize) -> CliResult<Option<SessionRecord>> {
+    let here = working_dir();
+    let sessions = store.list(&ListFilter { working_dir: Some(here.clone()), limit: None })?;
+    match sessions.len() {
+        0 => {
+            return Err(CliError::usage(format!("no session to resume in {here}"))
+                .hint("`amplifier resume ID` resumes another directory's (`amplifier session list --all-projects`)"))
+        }
+        1 => {
+            eprintln!("resuming the only session here, {}", sessions[0].id);
+            return Ok(sessions.into_iter().next());
+        }
+        _ => {}
+    }
+    let now = amplifier_store::now_ms();
+    let mut offset = 0;
+    loop {
+        let shown = &sessions[offset..sessions.len().min(offset + page)];
+        eprintln!("\nRecent sessions in {here}:\n");
+        for (index, session) in shown.iter().enumerate() {
+            let label =
+                session.name.as_deref().or(session.title.as_deref()).map(|l| format!(" {l}")).unwrap_or_default();
+            let plan = session.plan_path.as_deref().and_then(|p| Path::new(p).file_name()).map(|n| n.to_string_lossy());
+            eprintln!(
+                "  [{}] {}{label} | {} | {} turns | {}",
+                offset + index + 1,
+                short(&session.id),
+                plan.as_deref().unwrap_or("-"),
+                session.turn_count,
+                ago(now - session.updated_ms),
+            );
+        }
+        let mut keys = Vec::new();
+        if offset + page < sessions.len() {
+            keys.push(format!("'n' next ({})", sessions.len() - offset - page));
+        }
+        if offset > 0 {
+            keys.push(format!("'p' prev ({offset})"));
+        }
+        keys.push("'q' quit".to_owned());
+        eprint!("\n{}\nSelect session ({}): ", keys.join(" | "), offset + 1);
+        let mut line = String::new();
+        let read = std::io::stdin()
+            .read_line(&mut line)
+            .map_err(|err| CliError::failed(format!("cannot read the choice: {err}")))?;
+        if read == 0 {
+            return Err(CliError::usage("no session chosen (end of input)"));
+        }
+        match line.trim().to_lowercase().as_str() {
+            "" => return Ok(Some(shown[0].clone())),
+            "q" | "quit" | "exit" => {
+                eprintln!("cancelled");
+                return Ok(None);
+            }
+            "n" | "next" if offset + page < sessions.len() => offset += page,
+            "p" | "prev" | "previous" if offset > 0 => offset -= page,
+            choice => match choice.parse::<usize>() {
+                Ok(n) if (offset + 1..=offset + shown.len()).contains(&n) => {
+                    return Ok(Some(shown[n - offset - 1].clone()))
+                }
+                _ => eprintln!("enter {}-{}, 'n', 'p' or 'q'", offset + 1, offset + shown.len()),
+            },
+        }
+    }
+}
+
+/// `5m ago`, as upstream's picker says it.
+fn ago(ms: i64) -> String {
+    let seconds = ms.max(0) / 1000;
+    match seconds {
+        s if s < 60 => "just now".to_owned(),
+        s if s < 3600 => format!("{}m ago", s / 60),
+        s if s < 86_400 => format!("{}h ago", s / 3600),
+        s if s < 30 * 86_400 => format!("{}d ago", s / 86_400),
+        s if s < 365 * 86_400 => format!("{}mo ago", s / (30 * 86_400)),
+        s => format!("{}y ago", s / (365 * 86_400)),
+    }
 }
 
 pub fn continue_session(args: ContinueArgs) -> CliResult {

@@ -15,6 +15,9 @@ pub enum HostError {
     /// line and column.
     #[error("{0}")]
     Plan(#[from] PlanError),
+    /// `--provider` names no provider of the plan.
+    #[error("{0}")]
+    UnknownProvider(#[from] amplifier_kernel::plan::UnknownProvider),
     /// `amplifier.lock` exists but cannot be read.
     #[error(transparent)]
     Lockfile(#[from] LockfileError),
@@ -48,7 +51,10 @@ fn failures(report: &LoadReport) -> Vec<String> {
 impl HostError {
     /// Whether the input was wrong (the plan, the lock): nothing ran.
     pub fn is_usage(&self) -> bool {
-        matches!(self, HostError::Plan(_) | HostError::Lockfile(_) | HostError::NoLockfile { .. })
+        matches!(
+            self,
+            HostError::Plan(_) | HostError::UnknownProvider(_) | HostError::Lockfile(_) | HostError::NoLockfile { .. }
+        )
     }
 
     /// What the user can do about it.
@@ -66,6 +72,9 @@ impl HostError {
                 plan_path.display()
             )],
             HostError::LoadFailed(report) => vec![load_hint(report).into()],
+            HostError::UnknownProvider(_) => {
+                vec!["pass one of them to --provider (a module such as `anthropic` or an instance_id), or add the provider to the plan".into()]
+            }
             _ => Vec::new(),
         }
     }

@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use amplifier_kernel::loading::{LoadReport, ModuleLoader};
 use amplifier_kernel::models::RunStatus;
-use amplifier_kernel::plan::{ModuleSpec, MountPlan};
+use amplifier_kernel::plan::{ModuleSpec, MountPlan, ProviderChoice};
 use amplifier_kernel::services::ApprovalSystem;
 use amplifier_kernel::session::{Session, SessionObserver, SessionOptions};
 use amplifier_kernel::Coordinator;
@@ -81,6 +81,9 @@ pub struct HostOptions {
     /// instead of a warning.
     pub strict: bool,
     pub store: StoreConfig,
+    /// `run --provider/--model/--max-tokens`: which provider is preferred,
+    /// with which model and reply length.
+    pub provider_choice: ProviderChoice,
     /// A tool result larger than this (as JSON) is kept as its beginning,
     /// the whole of it in a file under the state directory (`None`: no cap).
     pub max_tool_result_bytes: Option<usize>,
@@ -95,6 +98,7 @@ impl Default for HostOptions {
             locked: false,
             allow_partial: false,
             strict: false,
+            provider_choice: ProviderChoice::default(),
             store: StoreConfig::default(),
             max_tool_result_bytes: Some(spill::DEFAULT_MAX_BYTES),
             notices: log_notices(),
@@ -110,6 +114,8 @@ pub struct Host(Arc<HostInner>);
 struct HostInner {
     plan_path: PathBuf,
     plan: MountPlan,
+    /// The `bundle.name` of the bundle the plan was compiled from.
+    bundle: Option<String>,
     warnings: Vec<PlanDiagnostic>,
     loader: Arc<DylibLoader>,
     lock: Option<PlanLock>,
@@ -123,7 +129,8 @@ impl Host {
         // lock is kept.
         let located = amplifier_plan::bundle::locate(plan_path);
         let plan_path = located.as_deref().unwrap_or(plan_path);
-        let parsed = parse_plan(plan_path, options.offline)?;
+        let mut parsed = parse_plan(plan_path, options.offline)?;
+        parsed.plan.choose_provider(&options.provider_choice)?;
         if options.strict && !parsed.warnings.is_empty() {
             let hint = "--strict (or the `strict` setting) makes this warning an error";
             let errors = parsed.warnings.into_iter().map(|warning| warning.with_hint(hint)).collect();
@@ -143,6 +150,7 @@ impl Host {
         Ok(Host(Arc::new(HostInner {
             plan_path: plan_path.to_owned(),
             plan: parsed.plan,
+            bundle: parsed.bundle,
             warnings: parsed.warnings,
             loader: Arc::new(loader),
             lock,
@@ -152,6 +160,11 @@ impl Host {
 
     pub fn plan(&self) -> &MountPlan {
         &self.0.plan
+    }
+
+    /// The name of the bundle the plan was compiled from, if it was.
+    pub fn bundle(&self) -> Option<&str> {
+        self.0.bundle.as_deref()
     }
 
     /// A thread's run state as its orchestrator last saved it (`runs.save`).
@@ -364,6 +377,10 @@ pub struct HostedSession {
 impl HostedSession {
     pub fn coordinator(&self) -> &Arc<Coordinator> {
         self.session.coordinator()
+    }
+
+    pub fn host(&self) -> &Host {
+        &self.host
     }
 
     pub fn session_id(&self) -> &str {

@@ -29,8 +29,7 @@ use crate::plan::MountPlan;
 use crate::services::{ApprovalSystem, ChatHistory, DisplaySystem, ResultSpill, RunStates, SessionSpawner};
 use crate::traits::{BoxFuture, ContextManager, ModuleResult, ModuleSourceResolver, Provider, StreamSink, Tool};
 
-/// Default provider priority; lower is preferred (upstream's convention).
-pub const DEFAULT_PROVIDER_PRIORITY: i64 = 100;
+pub use crate::plan::DEFAULT_PROVIDER_PRIORITY;
 
 /// Drives a session's turns: runs one prompt to completion and returns the
 /// final text, reaching providers, tools, hooks and context through the

@@ -261,6 +261,35 @@ pub struct SystemPrompt {
     pub instruction: String,
 }
 
+/// What `run --provider/--model/--max-tokens` ask of the plan's providers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProviderChoice {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub max_tokens: Option<u64>,
+}
+
+impl ProviderChoice {
+    pub fn is_empty(&self) -> bool {
+        *self == ProviderChoice::default()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("provider '{name}' is not in the plan (its providers: {})", if available.is_empty() { "none".to_owned() } else { available.join(", ") })]
+pub struct UnknownProvider {
+    pub name: String,
+    pub available: Vec<String>,
+}
+
+/// Default provider priority; lower is preferred (upstream's convention).
+pub const DEFAULT_PROVIDER_PRIORITY: i64 = 100;
+
+/// A provider's `config.priority` (lower is preferred).
+fn provider_priority(spec: &ModuleSpec) -> i64 {
+    spec.config.get("priority").and_then(Value::as_i64).unwrap_or(DEFAULT_PROVIDER_PRIORITY)
+}
+
 /// Upstream's `spawn: {exclude_tools: […]}` or `{tools: […]}`: the tool
 /// modules a child session inherits from its parent.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -292,6 +321,52 @@ impl MountPlan {
         }
     }
 
+    /// Upstream's `run --provider P --model M --max-tokens N`: the provider
+    /// whose `instance_id` is P, else whose module is P or `provider-P`,
+    /// becomes the preferred one (a priority below every other) and gets
+    /// `default_model` and `max_tokens`. Without P, `max_tokens` goes to the
+    /// provider already preferred. When P names none, the error lists the
+    /// providers there are.
+    pub fn choose_provider(&mut self, choice: &ProviderChoice) -> Result<(), UnknownProvider> {
+        let index = match &choice.provider {
+            Some(name) => {
+                let module = if name.starts_with("provider-") { name.clone() } else { format!("provider-{name}") };
+                let found = self
+                    .providers
+                    .iter()
+                    .position(|p| p.instance_id.as_deref() == Some(name.as_str()))
+                    .or_else(|| self.providers.iter().position(|p| p.module == module || p.module == *name));
+                let Some(index) = found else {
+                    let available = self.providers.iter().map(|p| p.mount_name().to_owned()).collect();
+                    return Err(UnknownProvider { name: name.clone(), available });
+                };
+                let lowest = self
+                    .providers
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != index)
+                    .map(|(_, p)| provider_priority(p))
+                    .min()
+                    .unwrap_or(0);
+                self.providers[index].config.insert("priority".into(), Value::from(lowest.min(1) - 1));
+                index
+            }
+            // The preferred provider: the lowest priority, the first of a tie.
+            None => match self.providers.iter().enumerate().min_by_key(|(_, p)| provider_priority(p)) {
+                Some((index, _)) => index,
+                None => return Ok(()),
+            },
+        };
+        let config = &mut self.providers[index].config;
+        if let Some(model) = &choice.model {
+            config.insert("default_model".into(), Value::from(model.clone()));
+        }
+        if let Some(max_tokens) = choice.max_tokens {
+            config.insert("max_tokens".into(), Value::from(max_tokens));
+        }
+        Ok(())
+    }
+
     /// The plan as JSON with every value that may be a secret masked: the
     /// values of keys named like one (`api_key`, `token`, `password`, …)
     /// and every header. What `session.raw: true` emits in `session:config`.
@@ -318,5 +393,63 @@ impl MountPlan {
         let mut plan = serde_json::to_value(self).unwrap_or(Value::Null);
         mask(&mut plan);
         plan
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> MountPlan {
+        let mut plan =
+            MountPlan::new(SessionSettings::new(ModuleSpec::new("loop-basic"), ModuleSpec::new("context-simple")));
+        let mut anthropic = ModuleSpec::new("provider-anthropic");
+        anthropic.config.insert("priority".into(), Value::from(1));
+        let mut fast = ModuleSpec::new("provider-openai");
+        fast.instance_id = Some("fast".into());
+        fast.config.insert("priority".into(), Value::from(-3));
+        plan.providers = vec![anthropic, fast, ModuleSpec::new("provider-openai")];
+        plan
+    }
+
+    fn priority(plan: &MountPlan, index: usize) -> i64 {
+        provider_priority(&plan.providers[index])
+    }
+
+    #[test]
+    fn a_chosen_provider_is_preferred_by_instance_id_then_module() {
+        let mut by_module = plan();
+        let choice =
+            ProviderChoice { provider: Some("anthropic".into()), model: Some("opus".into()), max_tokens: Some(64) };
+        by_module.choose_provider(&choice).unwrap();
+        assert!(priority(&by_module, 0) < priority(&by_module, 1), "below every other priority");
+        assert_eq!(by_module.providers[0].config["default_model"], "opus");
+        assert_eq!(by_module.providers[0].config["max_tokens"], 64);
+
+        let mut by_id = plan();
+        by_id.choose_provider(&ProviderChoice { provider: Some("fast".into()), ..Default::default() }).unwrap();
+        assert_eq!(priority(&by_id, 1), 0, "upstream's 0, below the others' 1 and 100");
+        let mut by_full_module = plan();
+        by_full_module
+            .choose_provider(&ProviderChoice { provider: Some("provider-openai".into()), ..Default::default() })
+            .unwrap();
+        assert_eq!(by_full_module.providers[1].instance_id.as_deref(), Some("fast"), "the first of the module");
+        assert_eq!(priority(&by_full_module, 1), 0);
+
+        let err = plan()
+            .choose_provider(&ProviderChoice { provider: Some("ollama".into()), ..Default::default() })
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "provider 'ollama' is not in the plan (its providers: provider-anthropic, fast, provider-openai)"
+        );
+    }
+
+    #[test]
+    fn max_tokens_alone_goes_to_the_preferred_provider() {
+        let mut plan = plan();
+        plan.choose_provider(&ProviderChoice { max_tokens: Some(10), ..Default::default() }).unwrap();
+        assert_eq!(plan.providers[1].config["max_tokens"], 10);
+        assert!(!plan.providers[0].config.contains_key("max_tokens"));
     }
 }

@@ -69,6 +69,7 @@ fn one() -> usize {
 #[derive(Debug, Deserialize)]
 struct Config {
     script: Vec<Turn>,
+    default_model: String,
     echo_last_user: bool,
     stream_chunk_chars: usize,
     /// Append every request received (messages and tools) as a JSON line here,
@@ -80,6 +81,7 @@ struct Config {
 struct ScriptedProvider {
     /// The script with `repeat` expanded lazily: (turn, how many times).
     turns: Vec<Turn>,
+    model: String,
     echo_last_user: bool,
     chunk_chars: usize,
     /// Calls answered so far.
@@ -208,7 +210,7 @@ impl Provider for ScriptedProvider {
             id: "scripted".to_owned(),
             display_name: "Scripted (deterministic)".to_owned(),
             capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
-            defaults: event_data(json!({"model": "script"})),
+            defaults: event_data(json!({"model": self.model})),
             ..ProviderInfo::default()
         }
     }
@@ -244,6 +246,7 @@ fn mount(ctx: MountContext) -> ModuleResult<ScriptedProvider> {
     Ok(ScriptedProvider {
         requests_log,
         turns: config.script,
+        model: config.default_model,
         echo_last_user: config.echo_last_user,
         chunk_chars: config.stream_chunk_chars.max(1),
         calls: AtomicUsize::new(0),
