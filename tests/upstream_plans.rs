@@ -50,10 +50,7 @@ fn upstreams_foundation_plan_loads_with_warnings_only_and_runs() {
         ],
         "{err}"
     );
-    assert!(
-        err.contains("warning: plan.yaml:19:7: providers[0].config.max_tokens: unknown key `max_tokens`"),
-        "{err}"
-    );
+    assert!(err.contains("warning: plan.yaml:19:7: providers[0].config.max_tokens: unknown key `max_tokens`"), "{err}");
 
     // session.metadata is echoed; hooks-logging wrote where its upstream
     // template says, `~` and `{project}` (the directory as a slug) filled in.
@@ -80,7 +77,9 @@ fn strict_refuses_what_upstreams_plan_leaves_to_warnings() {
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(err.contains("module(s) failed to load"), "{err}");
     assert!(
-        err.contains("plan.yaml:19:7: providers[0].config.max_tokens: unknown key `max_tokens` for module 'provider-scripted'"),
+        err.contains(
+            "plan.yaml:19:7: providers[0].config.max_tokens: unknown key `max_tokens` for module 'provider-scripted'"
+        ),
         "{err}"
     );
     assert!(err.contains("without --strict an unknown key is a warning"), "{err}");
