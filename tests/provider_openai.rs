@@ -293,8 +293,15 @@ async fn streamed_tool_calls_are_assembled_by_index_and_history_is_sent_in_opena
         messages: vec![
             Message::system("Be brief."),
             Message::user("echo hi"),
+            // A call the history left unanswered: the request gets a stand-in result.
             Message {
                 content: amplifier_kernel::models::MessageContent::Blocks(vec![ContentBlock::text("Sure.")]),
+                tool_calls: Some(vec![amplifier_kernel::models::ToolCall {
+                    id: "call_x".into(),
+                    name: "echo".into(),
+                    arguments: json!({"text": "cut short"}),
+                    extensions: Default::default(),
+                }]),
                 ..Message::new(amplifier_kernel::models::Role::Assistant, "")
             },
             Message::user("again"),
@@ -319,7 +326,17 @@ async fn streamed_tool_calls_are_assembled_by_index_and_history_is_sent_in_opena
     assert_eq!(sent["stream"], true);
     assert_eq!(sent["stream_options"]["include_usage"], true);
     assert_eq!(sent["messages"][0], json!({"role": "system", "content": "Be brief."}));
-    assert_eq!(sent["messages"][2], json!({"role": "assistant", "content": "Sure."}));
+    assert_eq!(sent["messages"][2]["content"], "Sure.");
+    let stand_in = &sent["messages"][3];
+    assert_eq!((stand_in["role"].as_str(), stand_in["tool_call_id"].as_str()), (Some("tool"), Some("call_x")));
+    assert!(stand_in["content"].as_str().unwrap().starts_with("[no result: this tool call ended before it answered"));
+    assert_eq!(sent["messages"][4], json!({"role": "user", "content": "again"}));
+    let repaired = harness.events.named("provider:tool_sequence_repaired");
+    assert_eq!(
+        (repaired.len(), repaired[0]["provider"].as_str(), repaired[0]["repair_count"].as_u64()),
+        (1, Some("openai"), Some(1))
+    );
+    assert_eq!(repaired[0]["repairs"], json!([{"tool_call_id": "call_x", "tool_name": "echo"}]));
     assert_eq!(sent["tools"][0]["function"]["name"], "echo");
     harness.close().await;
 }

@@ -25,6 +25,7 @@ fn the_scripted_plan_emits_the_exact_event_sequence() {
             "session:start",
             "prompt:submit",
             "provider:request",
+            "context:budget",
             "provider:response",
             "content_block:start",
             "content_block:end",
@@ -47,15 +48,15 @@ fn the_scripted_plan_emits_the_exact_event_sequence() {
         assert!(data.get("parent_id").is_some(), "every event carries parent_id: {line}");
         assert!(data["timestamp"].as_str().is_some_and(|t| t.contains('T')), "kernel timestamp: {line}");
     }
-    let tool_pre = &lines[6]["data"];
+    let tool_pre = &lines[7]["data"];
     assert_eq!(tool_pre["tool_name"], "echo");
     assert_eq!(tool_pre["tool_input"]["text"], "hello from a tool");
-    let tool_post = &lines[7]["data"];
+    let tool_post = &lines[8]["data"];
     assert_eq!(tool_post["result"]["output"], "hello from a tool");
     assert_eq!(tool_pre["parallel_group_id"], tool_post["parallel_group_id"]);
-    assert_eq!(lines[13]["data"]["status"], "success");
-    assert_eq!(lines[13]["data"]["turn_count"], 2);
-    let result = &lines[15]["data"];
+    assert_eq!(lines[14]["data"]["status"], "success");
+    assert_eq!(lines[14]["data"]["turn_count"], 2);
+    let result = &lines[16]["data"];
     assert_eq!(result["status"], "success");
     assert!(result["response"].as_str().unwrap().contains("hello from a tool"));
 
@@ -63,7 +64,7 @@ fn the_scripted_plan_emits_the_exact_event_sequence() {
     let logged: Vec<Value> =
         std::fs::read_to_string(&events_file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let logged_names: Vec<&str> = logged.iter().map(|l| l["event"].as_str().unwrap()).collect();
-    assert_eq!(logged_names, event_names(&lines)[..15].iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(logged_names, event_names(&lines)[..16].iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(logged[0]["session_id"], session_id.as_str());
     assert!(logged[0]["timestamp"].is_string());
 }

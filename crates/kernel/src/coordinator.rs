@@ -22,7 +22,7 @@ use crate::events;
 use crate::hooks::HookRegistry;
 use crate::models::{
     ApprovalDefault, ChatRequest, ChatResponse, HookAction, HookResult, InjectionRole, JsonMap, Message,
-    MessageContent, Role, ToolResult, ToolSpec,
+    MessageContent, ModelInfo, Role, ToolResult, ToolSpec,
 };
 use crate::ops::{EphemeralInjection, HookOutcome};
 use crate::plan::MountPlan;
@@ -674,6 +674,22 @@ impl Coordinator {
             }
         }
         mounted.tool.execute(input).await
+    }
+
+    /// The model `provider` (the preferred one for `None`) uses, as its
+    /// `defaults` state it (`model`, `context_window`, `max_output_tokens`);
+    /// `None` when they do not. Never a call to the provider: this is asked
+    /// before a request, and `list_models` may go to the network.
+    pub fn model_info(&self, provider: Option<&str>) -> ModuleResult<Option<ModelInfo>> {
+        let mounted = self.pick_provider(provider)?;
+        let defaults = &mounted.provider.info().defaults;
+        let number = |key: &str| defaults.get(key).and_then(Value::as_u64).filter(|n| *n > 0);
+        Ok(number("context_window").zip(number("max_output_tokens")).map(|(window, output)| ModelInfo {
+            id: defaults.get("model").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            context_window: window,
+            max_output_tokens: output,
+            ..ModelInfo::default()
+        }))
     }
 
     /// Asks a provider for a completion; `None` picks the preferred provider.

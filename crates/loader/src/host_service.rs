@@ -242,6 +242,10 @@ fn handlers() -> &'static Handlers {
                     call.coordinator.complete_json(p.provider.as_deref(), p.request.get().to_owned(), sink).await
                 })
             })
+            .on::<provider::Model>(|call, p| {
+                let model = call.coordinator.model_info(p.provider.as_deref());
+                Box::pin(async move { model })
+            })
             .on::<provider::List>(|call, NoParams| {
                 let providers = call
                     .coordinator

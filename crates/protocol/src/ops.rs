@@ -187,14 +187,17 @@ pub mod host {
     }
 
     pub mod provider {
-        use crate::models::ChatResponse;
-        use crate::ops::{NoParams, ProviderComplete, ProviderDescriptor};
+        use crate::models::{ChatResponse, ModelInfo};
+        use crate::ops::{NoParams, ProviderComplete, ProviderDescriptor, ProviderModel};
 
         operations! {
             /// A completion; with `stream`, deltas arrive as events first.
             Complete = "provider.complete": ProviderComplete => ChatResponse;
             /// The mounted providers, preferred first.
             List = "provider.list": NoParams => Vec<ProviderDescriptor>;
+            /// The model a provider uses: its context window and most output
+            /// (upstream's `get_model_info`), when its `defaults` say.
+            Model = "provider.model": ProviderModel => Option<ModelInfo>;
         }
     }
 
@@ -450,6 +453,13 @@ pub struct ProviderDescriptor {
     pub module: String,
     pub priority: i64,
     pub info: ProviderInfo,
+}
+
+/// Which provider's model: the named one, else the preferred one.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ProviderModel {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

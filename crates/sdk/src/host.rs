@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use amplifier_abi::bridge::{await_outcome, reply_channel};
 use amplifier_abi::HostApiBox;
-use amplifier_protocol::models::{ChatRequest, ChatResponse, HookResult, JsonMap, Message, ToolResult, ToolSpec};
+use amplifier_protocol::models::{
+    ChatRequest, ChatResponse, HookResult, JsonMap, Message, ModelInfo, ToolResult, ToolSpec,
+};
 use amplifier_protocol::ops::{self, host, HookOutcome, NoParams, Op, ProviderDescriptor, RequestView, SessionInfo};
 use amplifier_protocol::ModuleError;
 use serde_json::Value;
@@ -164,6 +166,12 @@ impl Host {
     /// Mounted providers, preferred first.
     pub async fn providers(&self) -> Result<Vec<ProviderDescriptor>, ModuleError> {
         self.call::<host::provider::List>(&NoParams).await
+    }
+
+    /// The model `provider` (the preferred one when `None`) uses, with its
+    /// context window and most output, when the provider's `defaults` say.
+    pub async fn model_info(&self, provider: Option<&str>) -> Result<Option<ModelInfo>, ModuleError> {
+        self.call::<host::provider::Model>(&ops::ProviderModel { provider: provider.map(str::to_owned) }).await
     }
 
     /// A completion from `provider` (the preferred one when `None`).

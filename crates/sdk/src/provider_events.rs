@@ -205,3 +205,98 @@ mod tests {
         assert_eq!(data["error"], json!({"type": "rate_limit", "msg": "slow", "status_code": 429}));
     }
 }
+
+/// Upstream providers' tool-sequence repair: an assistant tool call with no
+/// result (a turn cut short, a history edited by hand) makes most APIs
+/// refuse the whole request, so the request gets a stand-in result for it,
+/// right after the results the call did get. The history itself is not
+/// changed, so a call is repaired on every request; each is announced once,
+/// as `provider:tool_sequence_repaired` `{provider, repair_count, repairs:
+/// [{tool_call_id, tool_name}]}`.
+#[derive(Default)]
+pub struct ToolSequenceRepair {
+    announced: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+/// What a repaired call's stand-in result says to the model.
+pub const MISSING_TOOL_RESULT: &str =
+    "[no result: this tool call ended before it answered; call it again if its result is still needed]";
+
+impl ToolSequenceRepair {
+    pub async fn repair<S: EventSink>(&self, request: &mut crate::ChatRequest, events: &S, provider: &str) {
+        let repairs = amplifier_protocol::repair::repair_tool_calls(
+            &mut request.messages,
+            MISSING_TOOL_RESULT,
+            "provider-repair",
+        );
+        let fresh: Vec<Value> = {
+            let mut announced = self.announced.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            repairs
+                .into_iter()
+                .filter(|call| announced.insert(call.tool_call_id.clone()))
+                .map(|call| json!({"tool_call_id": call.tool_call_id, "tool_name": call.tool_name}))
+                .collect()
+        };
+        if !fresh.is_empty() {
+            let data = json!({"provider": provider, "repair_count": fresh.len(), "repairs": fresh});
+            events.send_event(events::PROVIDER_TOOL_SEQUENCE_REPAIRED, data).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod repair_tests {
+    use super::*;
+    use crate::{Message, Role, ToolCall};
+
+    struct Recorded(std::sync::Mutex<Vec<(String, Value)>>);
+
+    impl EventSink for Recorded {
+        async fn send_event(&self, event: &str, data: Value) {
+            self.0.lock().unwrap().push((event.to_owned(), data));
+        }
+    }
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall { id: id.into(), name: "echo".into(), arguments: json!({}), extensions: JsonMap::new() }
+    }
+
+    #[test]
+    fn an_unanswered_call_gets_a_stand_in_after_its_siblings_results_announced_once() {
+        let assistant = Message { tool_calls: Some(vec![call("a"), call("b")]), ..Message::new(Role::Assistant, "") };
+        let answered = Message { tool_call_id: Some("a".into()), ..Message::new(Role::Tool, "done") };
+        let mut request = crate::ChatRequest {
+            messages: vec![Message::user("go"), assistant, answered, Message::user("and now?")],
+            ..Default::default()
+        };
+        let events = Recorded(Default::default());
+        let repair = ToolSequenceRepair::default();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(repair.repair(&mut request, &events, "p"));
+        let roles: Vec<(Role, Option<&str>)> =
+            request.messages.iter().map(|m| (m.role, m.tool_call_id.as_deref())).collect();
+        assert_eq!(
+            roles,
+            [
+                (Role::User, None),
+                (Role::Assistant, None),
+                (Role::Tool, Some("a")),
+                (Role::Tool, Some("b")),
+                (Role::User, None)
+            ]
+        );
+        assert_eq!(request.messages[3].content.text(), MISSING_TOOL_RESULT);
+        let recorded = events.0.lock().unwrap().clone();
+        assert_eq!(recorded.len(), 1);
+        assert_eq!(
+            recorded[0].1,
+            json!({"provider": "p", "repair_count": 1, "repairs": [{"tool_call_id": "b", "tool_name": "echo"}]})
+        );
+
+        // The next request from the same history: repaired again, not announced again.
+        let mut again = crate::ChatRequest { messages: request.messages[..3].to_vec(), ..Default::default() };
+        runtime.block_on(repair.repair(&mut again, &events, "p"));
+        assert_eq!(again.messages.len(), 4);
+        assert_eq!(events.0.lock().unwrap().len(), 1);
+    }
+}

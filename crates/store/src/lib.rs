@@ -24,7 +24,6 @@
 mod agents;
 mod export;
 mod lock;
-mod repair;
 mod runs;
 
 use std::path::{Path, PathBuf};
@@ -36,9 +35,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use agents::{trim_history, AgentScope};
+pub use amplifier_protocol::repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
 pub use export::{events_jsonl, markdown_transcript, metadata_json, transcript_jsonl};
 pub use lock::SessionLock;
-pub use repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
 
 /// The database's file name inside the state directory.
 pub const DB_FILE: &str = "sessions.db";

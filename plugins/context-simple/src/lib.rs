@@ -5,8 +5,8 @@
 //!   context:
 //!     module: context-simple
 //!     config:
-//!       max_tokens: 200000          # the model's context window
-//!       compact_threshold: 0.92     # views use at most this share of it
+//!       max_tokens: 100000          # a cap on the budget (default: the provider's model decides)
+//!       compact_threshold: 0.92     # views use at most this share of the budget
 //!       protected_tool_results: 5   # recent tool results never truncated
 //!       truncate_chars: 250         # what an older tool result keeps
 //!       protected_recent: 0.30      # share of recent messages never omitted
@@ -14,7 +14,10 @@
 //!
 //! The history itself is never compacted: `get_messages` always returns all
 //! of it, and each request gets a view that fits its token budget, announced
-//! by `context:pre_compact`/`context:post_compact`. The history, the token
+//! by `context:pre_compact`/`context:post_compact` and `context:compaction`.
+//! As upstream's: the budget follows the provider's model (its window, less
+//! half its most output and a margin; `context:budget` when it changes), and
+//! a tool result over `max_tool_result_bytes` is cut as it enters. The history, the token
 //! estimates and the compaction live in `amplifier-context-core`, shared
 //! with `context-persistent`.
 
@@ -36,7 +39,7 @@ mod tests {
     fn config_is_the_shared_one_and_rejects_unknown_keys() {
         use serde::Deserialize;
         let parse = |config: Value| Config::deserialize(config);
-        assert_eq!(parse(json!({"max_tokens": 1000})).unwrap().default_budget(), 920);
+        assert_eq!(parse(json!({"max_tokens": 1000})).unwrap().max_tokens, Some(1000));
         assert!(parse(json!({"max_messages": 100})).is_err());
     }
 }

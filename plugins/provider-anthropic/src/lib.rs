@@ -31,6 +31,7 @@ use amplifier_provider_http::{
     api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
 };
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::provider_events::ToolSequenceRepair;
 use amplifier_sdk::{ModelInfo, ProviderInfo};
 use serde::Deserialize;
 
@@ -76,6 +77,8 @@ struct Config {
 
 struct AnthropicProvider {
     host: Host,
+    /// Stand-in results for tool calls a history left unanswered.
+    repair: ToolSequenceRepair,
     api: Api,
     config: Config,
     retry: RetryPolicy,
@@ -105,7 +108,8 @@ impl Provider for AnthropicProvider {
         Ok(wire::models(&self.api.get_json("v1/models?limit=1000", idle, &self.retry, &self.host).await?))
     }
 
-    async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+    async fn complete(&self, mut request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+        self.repair.repair(&mut request, &self.host, PROVIDER).await;
         let defaults = Defaults {
             model: &self.config.default_model,
             max_tokens: self.config.max_tokens,
@@ -157,7 +161,13 @@ fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
     let client = http_client(concat!("amplifier-provider-anthropic/", env!("CARGO_PKG_VERSION")), timeout)?;
     let retry = config.retry.policy(config.overloaded_delay_multiplier);
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-anthropic mounted");
-    Ok(AnthropicProvider { host: ctx.host, api: Api::new(PROVIDER, client, base_url, headers, key), config, retry })
+    Ok(AnthropicProvider {
+        host: ctx.host,
+        repair: ToolSequenceRepair::default(),
+        api: Api::new(PROVIDER, client, base_url, headers, key),
+        config,
+        retry,
+    })
 }
 
 export_module!(provider => mount);

@@ -30,6 +30,7 @@ use std::sync::Arc;
 
 use amplifier_models::{chat, ModelRef, DEFAULT_MODEL};
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::provider_events::ToolSequenceRepair;
 use amplifier_sdk::provider_events::{Deltas, LlmCall};
 use amplifier_sdk::ProviderInfo;
 use serde::Deserialize;
@@ -60,6 +61,8 @@ fn default_model() -> String {
 
 struct LocalProvider {
     host: Host,
+    /// Stand-in results for tool calls a history left unanswered.
+    repair: ToolSequenceRepair,
     model_name: String,
     engine: Arc<Engine>,
     settings: Generation,
@@ -70,6 +73,9 @@ impl Provider for LocalProvider {
         let mut defaults = JsonMap::new();
         defaults.insert("model".into(), json!(self.model_name));
         defaults.insert("max_tokens".into(), json!(self.settings.max_tokens));
+        // What a context derives its budget from (upstream's model info).
+        defaults.insert("context_window".into(), json!(self.engine.context_window()));
+        defaults.insert("max_output_tokens".into(), json!(self.settings.max_tokens));
         defaults.insert("n_threads".into(), json!(self.settings.n_threads));
         ProviderInfo {
             id: PROVIDER.to_owned(),
@@ -91,7 +97,8 @@ impl Provider for LocalProvider {
         }])
     }
 
-    async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+    async fn complete(&self, mut request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+        self.repair.repair(&mut request, &self.host, PROVIDER).await;
         let tools = request.tools.clone().unwrap_or_default();
         let turns = chat::turns(&request);
         let settings = Generation {
@@ -207,6 +214,7 @@ fn mount(ctx: MountContext) -> ModuleResult<LocalProvider> {
     tracing::debug!(model = %config.model, path = %path.display(), n_threads, "provider-local mounted");
     Ok(LocalProvider {
         host: ctx.host,
+        repair: ToolSequenceRepair::default(),
         model_name: config.model,
         engine,
         settings: Generation {

@@ -34,6 +34,7 @@ use amplifier_provider_http::{
     api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
 };
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::provider_events::ToolSequenceRepair;
 use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
 use serde::Deserialize;
 
@@ -79,6 +80,8 @@ struct Config {
 
 struct OpenAiProvider {
     host: Host,
+    /// Stand-in results for tool calls a history left unanswered.
+    repair: ToolSequenceRepair,
     api: Api,
     config: Config,
     retry: RetryPolicy,
@@ -122,7 +125,8 @@ impl Provider for OpenAiProvider {
         Ok(wire::models(&self.api.get_json("models", idle, &self.retry, &self.host).await?))
     }
 
-    async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+    async fn complete(&self, mut request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
+        self.repair.repair(&mut request, &self.host, PROVIDER).await;
         let defaults = Defaults {
             model: &self.config.default_model,
             temperature: self.config.temperature,
@@ -174,7 +178,13 @@ fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
     let client = http_client(concat!("amplifier-provider-openai/", env!("CARGO_PKG_VERSION")), timeout)?;
     let retry = config.retry.policy(1.0);
     tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-openai mounted");
-    Ok(OpenAiProvider { host: ctx.host, api: Api::new(PROVIDER, client, base_url, headers, key), config, retry })
+    Ok(OpenAiProvider {
+        host: ctx.host,
+        repair: ToolSequenceRepair::default(),
+        api: Api::new(PROVIDER, client, base_url, headers, key),
+        config,
+        retry,
+    })
 }
 
 export_module!(provider => mount);

@@ -210,7 +210,10 @@ impl Provider for ScriptedProvider {
             id: "scripted".to_owned(),
             display_name: "Scripted (deterministic)".to_owned(),
             capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
-            defaults: event_data(json!({"model": self.model})),
+            // The window and output of its one model (`list_models`).
+            defaults: event_data(
+                json!({"model": self.model, "context_window": 1_000_000, "max_output_tokens": 100_000}),
+            ),
             ..ProviderInfo::default()
         }
     }

@@ -1,12 +1,15 @@
-//! Transcript repair: a process killed while tools ran leaves assistant tool
-//! calls without results, and providers reject such a history (upstream
-//! microsoft/amplifier#217). Each of them gets a synthetic result, as
-//! upstream's pre-turn repair does.
+//! Tool-sequence repair: an assistant tool call without a result (a process
+//! killed while tools ran, a turn cut short, a history edited by hand) makes
+//! providers reject the history (upstream microsoft/amplifier#217). Each gets
+//! a synthetic result: the store's pre-turn repair of a resumed session
+//! (upstream's), and a provider's repair of the request it sends (upstream's
+//! providers'), with their own wording.
 
-use amplifier_protocol::models::{ContentBlock, JsonMap, Message, MessageContent, Role};
 use serde_json::json;
 
-/// The content of a synthetic result (upstream's wording).
+use crate::models::{ContentBlock, JsonMap, Message, MessageContent, Role};
+
+/// The content of the store's synthetic result (upstream's wording).
 pub const CANCELLED_TOOL_RESULT: &str = r#"{"error":"Tool execution was cancelled","cancelled":true}"#;
 
 /// A tool call that was given a synthetic result.
@@ -18,10 +21,17 @@ pub struct RepairedCall {
     pub index: usize,
 }
 
-/// Gives every tool call without a result a synthetic cancelled result,
-/// inserted after the results its assistant message did get (before the
-/// next user or assistant message). Returns what was repaired, in order.
+/// Gives every tool call without a result a synthetic cancelled result
+/// (`source: session-repair`); see [`repair_tool_calls`].
 pub fn repair_orphan_tool_calls(messages: &mut Vec<Message>) -> Vec<RepairedCall> {
+    repair_tool_calls(messages, CANCELLED_TOOL_RESULT, "session-repair")
+}
+
+/// Gives every tool call without a result a synthetic one saying `content`,
+/// marked `metadata: {source, synthetic: true}`, inserted after the results
+/// its assistant message did get (before the next user or assistant
+/// message). Returns what was repaired, in order.
+pub fn repair_tool_calls(messages: &mut Vec<Message>, content: &str, source: &str) -> Vec<RepairedCall> {
     let mut repaired = Vec::new();
     let mut i = 0;
     while i < messages.len() {
@@ -47,12 +57,12 @@ pub fn repair_orphan_tool_calls(messages: &mut Vec<Message>) -> Vec<RepairedCall
                 continue;
             }
             let mut metadata = JsonMap::new();
-            metadata.insert("source".into(), json!("session-repair"));
+            metadata.insert("source".into(), json!(source));
             metadata.insert("synthetic".into(), json!(true));
             let message = Message {
                 name: Some(name.clone()),
                 metadata: Some(metadata),
-                ..Message::tool_result(id.clone(), CANCELLED_TOOL_RESULT)
+                ..Message::tool_result(id.clone(), content)
             };
             messages.insert(insert_at, message);
             repaired.push(RepairedCall { tool_call_id: id, tool_name: name, index: insert_at });
@@ -96,7 +106,7 @@ fn answered_ids(message: &Message) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amplifier_protocol::models::ToolCall;
+    use crate::models::ToolCall;
 
     fn assistant_calling(ids: &[&str]) -> Message {
         Message {
