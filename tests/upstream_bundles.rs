@@ -211,3 +211,27 @@ fn cycle(dir: &Path) -> String {
     let name = parent.file_name().unwrap().to_string_lossy().into_owned();
     format!("{name}/top.md → {name}/middle.yaml → {name}/top.md")
 }
+
+#[test]
+fn a_merged_configs_unknown_key_is_named_in_the_file_that_wrote_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    write(
+        dir,
+        "base.yaml",
+        "bundle: {name: base}\nproviders:\n  - module: provider-scripted\n    config: {priority: 1}\n",
+    );
+    write(
+        dir,
+        "top.yaml",
+        "bundle: {name: top}\nincludes: [./base.yaml]\nsession: {orchestrator: loop-basic, context: context-simple}\n\
+         providers:\n  - module: provider-scripted\n    config: {script: [{text: hi}], prioirty: 2}\n",
+    );
+    let output = amplifier(dir).args(["run", "--bundle", "top.yaml", "hi"]).output().unwrap();
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(
+        err.contains("warning: top.yaml:6:36: providers[0].config.prioirty: unknown key `prioirty`"),
+        "the key is in top.yaml, though the entry began in base.yaml: {err}"
+    );
+}

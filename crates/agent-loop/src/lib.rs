@@ -401,7 +401,7 @@ impl AgentLoop {
             Ok(outcome) => outcome,
             Err(err) => {
                 let message = format!("tool '{}' could not be selected: {err}", call.name);
-                return (ToolResult::error("HostError", message), Vec::new());
+                return (ToolResult::failed_call("HostError", message), Vec::new());
             }
         };
         if outcome.action == HookAction::Deny {
@@ -430,7 +430,7 @@ impl AgentLoop {
         match self.try_run_tool(call, group).await {
             Ok(done) => done,
             Err(err) => {
-                (ToolResult::error("HostError", format!("tool '{}' could not run: {err}", call.name)), Vec::new())
+                (ToolResult::failed_call("HostError", format!("tool '{}' could not run: {err}", call.name)), Vec::new())
             }
         }
     }

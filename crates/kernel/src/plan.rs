@@ -120,6 +120,18 @@ pub struct ConfigPositions {
     /// Line and column (1-based) of each key, by its path inside `config`
     /// (`ui.show_tool_lines`).
     pub keys: std::collections::BTreeMap<String, (usize, usize)>,
+    /// The keys written in another file than `file` (a bundle's config
+    /// merged from its includes), with that file.
+    pub files: std::collections::BTreeMap<String, String>,
+}
+
+impl ConfigPositions {
+    /// `file:line:column` of a key, if its place is known.
+    pub fn place(&self, key: &str) -> Option<String> {
+        let (line, column) = self.keys.get(key)?;
+        let file = self.files.get(key).unwrap_or(&self.file);
+        Some(format!("{file}:{line}:{column}"))
+    }
 }
 
 /// One module entry: `{module, source?, config?, instance_id?, isolation?}`.
@@ -359,7 +371,14 @@ impl MountPlan {
         };
         let config = &mut self.providers[index].config;
         if let Some(model) = &choice.model {
-            config.insert("default_model".into(), Value::from(model.clone()));
+            // Upstream's key, unless the entry names its model another way
+            // (provider-local's `model`), which would win over it.
+            let key = if config.contains_key("model") && !config.contains_key("default_model") {
+                "model"
+            } else {
+                "default_model"
+            };
+            config.insert(key.into(), Value::from(model.clone()));
         }
         if let Some(max_tokens) = choice.max_tokens {
             config.insert("max_tokens".into(), Value::from(max_tokens));
@@ -443,6 +462,21 @@ mod tests {
             err.to_string(),
             "provider 'ollama' is not in the plan (its providers: provider-anthropic, fast, provider-openai)"
         );
+    }
+
+    #[test]
+    fn the_model_goes_where_the_entry_names_its_model() {
+        let mut plan = plan();
+        plan.providers[2].config.insert("model".into(), Value::from("smollm2-135m"));
+        let choice = ProviderChoice {
+            provider: Some("provider-openai".into()),
+            model: Some("qwen".into()),
+            ..Default::default()
+        };
+        plan.providers.remove(1);
+        plan.choose_provider(&choice).unwrap();
+        assert_eq!(plan.providers[1].config["model"], "qwen");
+        assert!(!plan.providers[1].config.contains_key("default_model"));
     }
 
     #[test]

@@ -65,9 +65,8 @@ impl Notes<'_> {
     /// `plan.yaml:12:5: tools[0].config.key`, or just the field without positions.
     fn at(&self, key: &str) -> String {
         let field = format!("{}.config.{key}", self.spec.field_path);
-        let place = self.spec.config_positions.as_ref().and_then(|p| Some((&p.file, p.keys.get(key)?)));
-        match place {
-            Some((file, (line, column))) => format!("{file}:{line}:{column}: {field}"),
+        match self.spec.config_positions.as_ref().and_then(|p| p.place(key)) {
+            Some(place) => format!("{place}: {field}"),
             None => field,
         }
     }

@@ -106,7 +106,7 @@ fn compiled_plan(
         Err(other) => return Err(other),
     };
     warnings.extend(more);
-    Ok(ParsedPlan { plan, warnings, path: Some(path.to_owned()), bundle: Some(name) })
+    Ok(ParsedPlan { plan, warnings, path: Some(path.to_owned()), bundle: name })
 }
 
 /// Parses plan text; `path` is only used to name the file in diagnostics

@@ -168,19 +168,28 @@ impl Walker<'_> {
         let Some(fields) = self.fields(node, key.into(), "a map with `config`", &["config"]) else { return };
         let Some(node) = fields.optional("config") else { return };
         let legacy = self.json_map(node, &fields.path("config"), Strings::Expand);
-        let mut positions = spec.config_positions.as_deref().cloned().unwrap_or_else(|| ConfigPositions {
-            file: self.files.name(node.pos.file).to_owned(),
-            keys: Default::default(),
-        });
-        let mut found = Default::default();
-        key_positions(node, "", &mut found);
+        let file = self.files.name(node.pos.file).to_owned();
+        let mut positions = spec
+            .config_positions
+            .as_deref()
+            .cloned()
+            .unwrap_or_else(|| ConfigPositions { file: file.clone(), ..Default::default() });
+        let mut found = ConfigPositions { file, ..Default::default() };
+        key_positions(self.files, node, "", &mut found);
         for (name, value) in legacy {
             if !spec.config.contains_key(&name) {
                 spec.config.insert(name, value);
             }
         }
-        for (name, place) in found {
-            positions.keys.entry(name).or_insert(place);
+        for (name, place) in found.keys {
+            if positions.keys.contains_key(&name) {
+                continue;
+            }
+            let file = found.files.get(&name).unwrap_or(&found.file);
+            if *file != positions.file {
+                positions.files.insert(name.clone(), file.clone());
+            }
+            positions.keys.insert(name, place);
         }
         spec.config_positions = Some(std::sync::Arc::new(positions));
     }
@@ -360,8 +369,8 @@ impl Walker<'_> {
         if let Some(node) = fields.optional("config") {
             spec.config = self.json_map(node, &fields.path("config"), Strings::Expand);
             let file = self.files.name(node.pos.file).to_owned();
-            let mut positions = ConfigPositions { file, keys: Default::default() };
-            key_positions(node, "", &mut positions.keys);
+            let mut positions = ConfigPositions { file, ..Default::default() };
+            key_positions(self.files, node, "", &mut positions);
             spec.config_positions = Some(std::sync::Arc::new(positions));
         }
         if let Some(node) = fields.optional("instance_id") {
@@ -539,12 +548,17 @@ impl Walker<'_> {
 
 /// Records where each key of a map (and of the maps inside it) sits, by its
 /// dotted path from `prefix`.
-fn key_positions(node: &Node, prefix: &str, out: &mut std::collections::BTreeMap<String, (usize, usize)>) {
+fn key_positions(files: &Files, node: &Node, prefix: &str, out: &mut ConfigPositions) {
     let Value::Map(entries) = &node.value else { return };
     for entry in entries {
         let path = if prefix.is_empty() { entry.key.clone() } else { format!("{prefix}.{}", entry.key) };
-        out.insert(path.clone(), (entry.key_pos.line, entry.key_pos.column));
-        key_positions(&entry.value, &path, out);
+        out.keys.insert(path.clone(), (entry.key_pos.line, entry.key_pos.column));
+        // A bundle's merged config holds keys from several files.
+        let file = files.name(entry.key_pos.file);
+        if file != out.file {
+            out.files.insert(path.clone(), file.to_owned());
+        }
+        key_positions(files, &entry.value, &path, out);
     }
 }
 

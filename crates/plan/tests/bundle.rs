@@ -72,3 +72,21 @@ fn a_plain_plan_may_set_its_system_prompt() {
     let parsed = amplifier_plan::parse_plan_str(text, None).unwrap();
     assert_eq!(parsed.plan.system.unwrap().instruction, "Be brief, ${NOT_EXPANDED}");
 }
+
+#[test]
+fn the_compiled_plan_keeps_references_plain_so_they_are_typed_when_expanded() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "b.yaml",
+        "bundle: {name: b}\nsession: {orchestrator: loop-basic, context: context-simple}\n\
+         providers:\n  - module: provider-scripted\n    config:\n      priority: ${PRIORITY:-3}\n      note: \"${QUOTED:-q}\"\n",
+    );
+    let (yaml, _) = amplifier_plan::compile_bundle(&dir.path().join("b.yaml"), &amplifier_plan::bundle::NoFetcher)
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert!(yaml.contains("priority: ${PRIORITY:-3}\n"), "{yaml}");
+    assert!(yaml.contains("note: \"${QUOTED:-q}\""), "a quoted one stays quoted: {yaml}");
+    let parsed = amplifier_plan::parse_plan_str_with_env(&yaml, None, &|name| (name == "QUOTED").then(|| "q".into()))
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(parsed.plan.providers[0].config["priority"], 3, "an integer, as in the bundle");
+}

@@ -29,7 +29,7 @@ pub fn repair_orphan_tool_calls(messages: &mut Vec<Message>) -> Vec<RepairedCall
 
 /// Gives every tool call without a result a synthetic one saying `content`,
 /// marked `metadata: {source, synthetic: true}`, inserted after the results
-/// its assistant message did get (before the next user or assistant
+/// its assistant message did get (before the next user prompt or assistant
 /// message). Returns what was repaired, in order.
 pub fn repair_tool_calls(messages: &mut Vec<Message>, content: &str, source: &str) -> Vec<RepairedCall> {
     let mut repaired = Vec::new();
@@ -44,14 +44,18 @@ pub fn repair_tool_calls(messages: &mut Vec<Message>, content: &str, source: &st
             i += 1;
             continue;
         }
-        // The exchange: everything up to the next user or assistant message.
+        // The exchange: everything up to the next user prompt or assistant
+        // message. A user message that carries `tool_result` blocks (the
+        // shape some wires send results in) is part of it, not a prompt.
         let end = messages[i + 1..]
             .iter()
-            .position(|m| matches!(m.role, Role::User | Role::Assistant))
+            .position(|m| m.role == Role::Assistant || (m.role == Role::User && answered_ids(m).is_empty()))
             .map_or(messages.len(), |offset| i + 1 + offset);
         let answered: Vec<String> = messages[i + 1..end].iter().flat_map(answered_ids).collect();
-        let mut insert_at =
-            messages[i + 1..end].iter().rposition(|m| m.role == Role::Tool).map_or(i + 1, |p| i + 2 + p);
+        let mut insert_at = messages[i + 1..end]
+            .iter()
+            .rposition(|m| !answered_ids(m).is_empty() || m.role == Role::Tool)
+            .map_or(i + 1, |p| i + 2 + p);
         for (id, name) in calls {
             if answered.contains(&id) {
                 continue;
@@ -134,6 +138,23 @@ mod tests {
         assert_eq!(history[2].content.text(), CANCELLED_TOOL_RESULT);
         let parsed: serde_json::Value = serde_json::from_str(CANCELLED_TOOL_RESULT).unwrap();
         assert_eq!(parsed, json!({"error": "Tool execution was cancelled", "cancelled": true}));
+    }
+
+    #[test]
+    fn a_result_carried_in_a_user_message_answers_its_call() {
+        let answer = Message {
+            content: MessageContent::Blocks(vec![ContentBlock::ToolResult {
+                tool_call_id: "c1".into(),
+                output: json!("ok"),
+                visibility: None,
+                extensions: JsonMap::new(),
+            }]),
+            ..Message::new(Role::User, "")
+        };
+        let mut history = vec![Message::user("go"), assistant_calling(&["c1", "c2"]), answer, Message::user("next")];
+        let repaired = repair_orphan_tool_calls(&mut history);
+        assert_eq!(repaired, [RepairedCall { tool_call_id: "c2".into(), tool_name: "bash".into(), index: 3 }]);
+        assert_eq!(history[4].content.text(), "next");
     }
 
     #[test]

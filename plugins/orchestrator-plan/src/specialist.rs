@@ -141,11 +141,11 @@ async fn run_tool(orch: &PlanOrchestrator, call: &ToolCall) -> ToolResult {
             (HookAction::Modify, Some(modified)) => modified.clone(),
             _ => call.arguments.clone(),
         },
-        Err(err) => return ToolResult::error("HostError", format!("tool '{}' could not run: {err}", call.name)),
+        Err(err) => return ToolResult::failed_call("HostError", format!("tool '{}' could not run: {err}", call.name)),
     };
     let result = match host.execute_tool(&call.name, input.clone(), Some(&call.id)).await {
         Ok(result) => result,
-        Err(err) => ToolResult::error("HostError", format!("tool '{}' could not run: {err}", call.name)),
+        Err(err) => ToolResult::failed_call("HostError", format!("tool '{}' could not run: {err}", call.name)),
     };
     if !result.is_failed_call() {
         let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result});

@@ -429,7 +429,7 @@ impl Mcp {
         let route = self.routes.lock().expect("routes lock").get(name).cloned();
         match route {
             Some(route) => self.servers[route.server].call(&route.tool, input).await,
-            None => ToolResult::error("ToolNotFound", format!("no MCP tool '{name}' is mounted")),
+            None => ToolResult::failed_call("ToolNotFound", format!("no MCP tool '{name}' is mounted")),
         }
     }
 

@@ -10,6 +10,9 @@ use indexmap::IndexMap;
 
 /// Upstream follows mentions inside mentioned files this deep.
 const MAX_DEPTH: usize = 3;
+/// The largest file a mention or `context.include` brings into a prompt:
+/// a mention of `/dev/zero` or a log must not fill the memory.
+pub(crate) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// A mention as written (`@ns:path`, with its `@`) and the 0-based line of
 /// the text it is on.
@@ -120,14 +123,20 @@ impl ContextFiles {
     }
 
     /// Adds what `text`'s mentions name, and what those files mention in
-    /// turn (to upstream's depth). Returns the top-level mentions that name
-    /// nothing.
-    pub fn add_mentions(&mut self, text: &str, namespaces: &IndexMap<String, PathBuf>, cwd: &Path) -> Vec<Mention> {
+    /// turn (to upstream's depth). Returns the top-level mentions left out,
+    /// each with why.
+    pub fn add_mentions(
+        &mut self,
+        text: &str,
+        namespaces: &IndexMap<String, PathBuf>,
+        cwd: &Path,
+    ) -> Vec<(Mention, &'static str)> {
         let mut missing = Vec::new();
         for mention in scan(text) {
             match resolve(&mention.text, namespaces, cwd) {
-                Some(path) => self.add_nested(&path, Some(&mention.text), namespaces, cwd, 1),
-                None => missing.push(mention),
+                Some(path) if readable(&path) => self.add_nested(&path, Some(&mention.text), namespaces, cwd, 1),
+                Some(_) => missing.push((mention, "is not a file or directory of at most 1 MiB")),
+                None => missing.push((mention, "names no file")),
             }
         }
         missing
@@ -185,8 +194,16 @@ impl ContextFiles {
     }
 }
 
+/// A directory, or a regular file of at most [`MAX_FILE_BYTES`].
+pub(crate) fn readable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_dir() || (m.is_file() && m.len() <= MAX_FILE_BYTES))
+}
+
 /// A file's text, or a directory's listing in upstream's format.
 fn read(path: &Path) -> Option<String> {
+    if !readable(path) {
+        return None;
+    }
     if !path.is_dir() {
         return std::fs::read_to_string(path).ok();
     }
@@ -230,8 +247,14 @@ mod tests {
         let namespaces = IndexMap::from([("ns".to_owned(), dir.path().to_owned())]);
         let mut files = ContextFiles::default();
         assert!(files.add(&dir.path().join("a.md"), Some("ns:a.md")));
-        let missing = files.add_mentions("@ns:c.md and @nowhere", &namespaces, dir.path());
-        assert_eq!(missing, [Mention { text: "@nowhere".into(), line: 0 }]);
+        let missing = files.add_mentions("@ns:c.md and @nowhere and @/dev/zero", &namespaces, dir.path());
+        assert_eq!(
+            missing,
+            [
+                (Mention { text: "@nowhere".into(), line: 0 }, "names no file"),
+                (Mention { text: "@/dev/zero".into(), line: 0 }, "is not a file or directory of at most 1 MiB")
+            ]
+        );
         let d = dir.path().display();
         assert_eq!(
             files.render(),

@@ -63,8 +63,8 @@ pub struct Compiled {
     pub(crate) root: Node,
     pub(crate) files: Files,
     pub(crate) warnings: Vec<PlanDiagnostic>,
-    /// The outermost bundle's `bundle.name`.
-    pub name: String,
+    /// The outermost bundle's `bundle.name`, if it has one.
+    pub name: Option<String>,
 }
 
 const BUNDLE_KEYS: &[&str] =
@@ -78,6 +78,7 @@ const AGENT_KEYS: &[&str] = &["meta", "name", "description", "session", "provide
 pub(crate) fn is_bundle(path: &Path, yaml: Option<&Node>) -> bool {
     path.is_dir()
         || path.extension().is_some_and(|ext| ext == "md")
+        || path.file_name().is_some_and(|name| name == "bundle.yaml" || name == "bundle.yml")
         || yaml
             .is_some_and(|root| matches!(&root.value, Value::Map(entries) if entries.iter().any(|e| e.key == "bundle")))
 }
@@ -93,11 +94,12 @@ pub(crate) fn compile(path: &Path, fetcher: &dyn IncludeFetcher) -> Result<Compi
         namespaces: IndexMap::new(),
         done: HashMap::new(),
         chain: Vec::new(),
+        outermost: None,
     };
     let file = locate(path).map_err(|source| PlanError::Read { path: path.to_owned(), source })?;
     let text = std::fs::read_to_string(&file).map_err(|source| PlanError::Read { path: file.clone(), source })?;
     let bundle = compiler.load_text(&file, &path_name(path, &file), &text, None);
-    let name = bundle.as_ref().map(|b| b.name.clone()).unwrap_or_default();
+    let name = compiler.outermost.clone().filter(|name| !name.is_empty());
     let root = bundle.map(|bundle| compiler.mount_plan(bundle));
     let Compiler { mut errors, mut warnings, files, .. } = compiler;
     errors.sort_by_key(|d| (d.file_index, d.line, d.column));
@@ -223,6 +225,8 @@ struct Compiler<'a> {
     done: HashMap<PathBuf, Bundle>,
     /// The includes being read, outermost first, to find cycles.
     chain: Vec<PathBuf>,
+    /// The `bundle.name` of the bundle compiled (the first one read).
+    outermost: Option<String>,
 }
 
 impl Compiler<'_> {
@@ -283,6 +287,7 @@ impl Compiler<'_> {
             Some(rel) => normalize(&base_dir.join(rel)),
             None => base_dir.clone(),
         };
+        self.outermost.get_or_insert_with(|| name.clone());
         if !name.is_empty() {
             self.namespaces.entry(name.clone()).or_insert(namespace_dir);
         }
@@ -298,11 +303,7 @@ impl Compiler<'_> {
             instruction: None,
         };
         if let Some(session) = &mut own.session {
-            for key in ["orchestrator", "context"] {
-                if let Some(spec) = map_value_mut(session, key) {
-                    absolute_source(spec, &base_dir);
-                }
-            }
+            session_sources(session, &base_dir);
         }
         for (index, key) in MODULE_LISTS.iter().enumerate() {
             own.modules[index] = self.module_list(get(key), key, &base_dir);
@@ -336,9 +337,13 @@ impl Compiler<'_> {
 
     /// A behavior in a repository whose root holds a bundle can name that
     /// bundle's namespace (upstream's nested-bundle detection): the nearest
-    /// `bundle.md` or `bundle.yaml` above the file, up to `root`.
+    /// `bundle.md` or `bundle.yaml` above the file, up to `root` (a git
+    /// checkout's) or else the repository's root (the directory with
+    /// `.git`), never beyond: an unrelated bundle higher up must not claim a
+    /// namespace.
     fn register_root_bundle(&mut self, file: &Path, root: Option<&Path>) {
         let Some(mut dir) = file.parent() else { return };
+        let root = root.map(|root| root.canonicalize().unwrap_or_else(|_| root.to_owned()));
         loop {
             if let Ok(found) = locate_in(dir) {
                 if found != file {
@@ -348,7 +353,7 @@ impl Compiler<'_> {
                 }
                 return;
             }
-            if root.is_some_and(|root| dir == root) {
+            if root.as_deref().map_or(dir.join(".git").exists(), |root| dir == root) {
                 return;
             }
             match dir.parent() {
@@ -488,7 +493,9 @@ impl Compiler<'_> {
         };
         for entry in entries {
             if entry.key != "include" {
-                bundle.agents.insert(entry.key.clone(), Agent::Inline(entry.value.clone()));
+                let mut overlay = entry.value.clone();
+                overlay_sources(&mut overlay, base_dir);
+                bundle.agents.insert(entry.key.clone(), Agent::Inline(overlay));
                 continue;
             }
             for (reference, pos) in self.references(&entry.value, "agents.include") {
@@ -510,14 +517,19 @@ impl Compiler<'_> {
                         Some(_) => None,
                         None => Some(base_dir.join(reference.trim_start_matches('/'))),
                     };
-                    let key = if path.is_some() { format!("{name}:{reference}") } else { reference.clone() };
+                    // A plain path is keyed by where it is, so two bundles'
+                    // files of one name stay two.
+                    let key = match &path {
+                        Some(path) => normalize(path).display().to_string(),
+                        None => reference.clone(),
+                    };
                     bundle.context.insert(key, ContextRef { reference, path, pos });
                 }
             } else if let Value::Str(rel) = &entry.value.value {
                 let reference = format!("{name}:{}", entry.key);
-                let context =
-                    ContextRef { reference: reference.clone(), path: Some(base_dir.join(rel)), pos: entry.value.pos };
-                bundle.context.insert(reference, context);
+                let path = normalize(&base_dir.join(rel));
+                let context = ContextRef { reference, path: Some(path.clone()), pos: entry.value.pos };
+                bundle.context.insert(path.display().to_string(), context);
             } else {
                 let message = format!("expected a path, found {}", entry.value.value.describe());
                 self.error(entry.value.pos, &format!("context.{}", entry.key), message);
@@ -602,15 +614,16 @@ impl Compiler<'_> {
             });
             let added = path.as_deref().is_some_and(|path| files.add(path, Some(&entry.reference)));
             if !added {
-                let message = format!("context file `{}` was not found; it is left out", entry.reference);
+                let message =
+                    format!("context file `{}` was not found or is over 1 MiB; it is left out", entry.reference);
                 self.warn(entry.pos, "context.include", message);
             }
         }
         let text = instruction.as_ref().map_or("", |i| i.text.as_str());
         if let Some(instruction) = &instruction {
-            for missing in files.add_mentions(text, &self.namespaces, &self.cwd) {
+            for (missing, why) in files.add_mentions(text, &self.namespaces, &self.cwd) {
                 let at = Pos { line: instruction.pos.line + missing.line, ..instruction.pos };
-                let message = format!("`{}` names no file; it stays in the prompt as written", missing.text);
+                let message = format!("`{}` {why}; it stays in the prompt as written", missing.text);
                 self.warn(at, "body", message);
             }
         }
@@ -666,20 +679,18 @@ impl Compiler<'_> {
         if let Some(description) = description {
             overlay.push(Entry { key: "description".into(), key_pos: description.pos, value: description.clone() });
         }
-        for mut entry in
-            entries.into_iter().filter(|e| ["session", "providers", "tools", "hooks"].contains(&e.key.as_str()))
-        {
-            if let Value::List(items) = &mut entry.value.value {
-                items.iter_mut().for_each(|item| absolute_source(item, &agent_dir));
-            }
-            overlay.push(entry);
+        let plan = entries.into_iter().filter(|e| ["session", "providers", "tools", "hooks"].contains(&e.key.as_str()));
+        let mut plan = Node { pos: node.pos, value: Value::Map(plan.collect()) };
+        overlay_sources(&mut plan, &agent_dir);
+        if let Value::Map(entries) = plan.value {
+            overlay.extend(entries);
         }
         if !body.is_empty() {
             let mut files = mention::ContextFiles::default();
             let body_pos = Pos { line: body_line, column: 1, file: id };
-            for missing in files.add_mentions(body, &self.namespaces, &self.cwd) {
+            for (missing, why) in files.add_mentions(body, &self.namespaces, &self.cwd) {
                 let at = Pos { line: body_line + missing.line, ..body_pos };
-                self.warn(at, "body", format!("`{}` names no file; it stays in the prompt as written", missing.text));
+                self.warn(at, "body", format!("`{}` {why}; it stays in the prompt as written", missing.text));
             }
             // Upstream's layout for an agent: the files first.
             let text = if files.is_empty() { body.to_owned() } else { format!("{}\n\n{body}", files.render()) };
@@ -806,6 +817,28 @@ fn absolute_source(spec: &mut Node, base_dir: &Path) {
     }
 }
 
+/// A `session` map's module sources made absolute.
+fn session_sources(session: &mut Node, base_dir: &Path) {
+    for key in ["orchestrator", "context"] {
+        if let Some(spec) = map_value_mut(session, key) {
+            absolute_source(spec, base_dir);
+        }
+    }
+}
+
+/// An agent's plan overlay with its `./` sources made absolute: its
+/// session modules and its module lists.
+fn overlay_sources(overlay: &mut Node, base_dir: &Path) {
+    if let Some(session) = map_value_mut(overlay, "session") {
+        session_sources(session, base_dir);
+    }
+    for key in MODULE_LISTS {
+        if let Some(Node { value: Value::List(items), .. }) = map_value_mut(overlay, key) {
+            items.iter_mut().for_each(|item| absolute_source(item, base_dir));
+        }
+    }
+}
+
 /// `a/./b/../c` as `a/c`, without touching the file system.
 fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -865,26 +898,38 @@ fn short(path: &Path) -> String {
     parts.iter().rev().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
-/// The compiled plan as YAML, `${VAR}` references as written.
+/// The compiled plan as YAML, `${VAR}` references as written: a plain
+/// reference stays plain (the emitter would quote it, and a quoted
+/// reference stays a string once expanded, where a plain one is typed).
 pub(crate) fn to_yaml(root: &Node) -> String {
     use yaml_rust2::{Yaml, YamlEmitter};
-    fn convert(node: &Node) -> Yaml {
+    fn convert(node: &Node, references: &mut Vec<String>) -> Yaml {
         match &node.value {
             Value::Null => Yaml::Null,
             Value::Bool(b) => Yaml::Boolean(*b),
             Value::Int(n) => Yaml::Integer(*n),
             Value::Float(x) => Yaml::Real(x.to_string()),
-            Value::Str(text) | Value::Reference(text) => Yaml::String(text.clone()),
-            Value::List(items) => Yaml::Array(items.iter().map(convert).collect()),
-            Value::Map(entries) => {
-                Yaml::Hash(entries.iter().map(|e| (Yaml::String(e.key.clone()), convert(&e.value))).collect())
+            Value::Str(text) => Yaml::String(text.clone()),
+            // A placeholder the emitter writes plain, replaced afterwards.
+            Value::Reference(text) => {
+                references.push(text.clone());
+                Yaml::String(format!("AMPLIFIERREFERENCE{}X", references.len() - 1))
             }
+            Value::List(items) => Yaml::Array(items.iter().map(|item| convert(item, references)).collect()),
+            Value::Map(entries) => Yaml::Hash(
+                entries.iter().map(|e| (Yaml::String(e.key.clone()), convert(&e.value, references))).collect(),
+            ),
         }
     }
+    let mut references = Vec::new();
+    let document = convert(root, &mut references);
     let mut out = String::new();
     let mut emitter = YamlEmitter::new(&mut out);
     emitter.multiline_strings(true);
-    emitter.dump(&convert(root)).expect("writing to a String");
+    emitter.dump(&document).expect("writing to a String");
+    for (index, reference) in references.iter().enumerate() {
+        out = out.replace(&format!("AMPLIFIERREFERENCE{index}X"), reference);
+    }
     out.push('\n');
     out
 }
