@@ -172,6 +172,11 @@ impl ModuleSpec {
     pub fn mount_name(&self) -> &str {
         self.instance_id.as_deref().unwrap_or(&self.module)
     }
+
+    /// A provider's `config.priority`: lower is preferred.
+    pub fn priority(&self) -> i64 {
+        self.config.get("priority").and_then(Value::as_i64).unwrap_or(DEFAULT_PROVIDER_PRIORITY)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -297,11 +302,6 @@ pub struct UnknownProvider {
 /// Default provider priority; lower is preferred (upstream's convention).
 pub const DEFAULT_PROVIDER_PRIORITY: i64 = 100;
 
-/// A provider's `config.priority` (lower is preferred).
-fn provider_priority(spec: &ModuleSpec) -> i64 {
-    spec.config.get("priority").and_then(Value::as_i64).unwrap_or(DEFAULT_PROVIDER_PRIORITY)
-}
-
 /// Upstream's `spawn: {exclude_tools: […]}` or `{tools: […]}`: the tool
 /// modules a child session inherits from its parent.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -357,14 +357,14 @@ impl MountPlan {
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| *i != index)
-                    .map(|(_, p)| provider_priority(p))
+                    .map(|(_, p)| p.priority())
                     .min()
                     .unwrap_or(0);
                 self.providers[index].config.insert("priority".into(), Value::from(lowest.min(1) - 1));
                 index
             }
             // The preferred provider: the lowest priority, the first of a tie.
-            None => match self.providers.iter().enumerate().min_by_key(|(_, p)| provider_priority(p)) {
+            None => match self.providers.iter().enumerate().min_by_key(|(_, p)| p.priority()) {
                 Some((index, _)) => index,
                 None => return Ok(()),
             },
@@ -432,7 +432,7 @@ mod tests {
     }
 
     fn priority(plan: &MountPlan, index: usize) -> i64 {
-        provider_priority(&plan.providers[index])
+        plan.providers[index].priority()
     }
 
     #[test]

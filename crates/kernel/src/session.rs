@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-use crate::coordinator::{Coordinator, MountedProvider, DEFAULT_PROVIDER_PRIORITY};
+use crate::coordinator::{Coordinator, MountedProvider};
 use crate::errors::ModuleError;
 use crate::events;
 use crate::loading::{LoadError, LoadFailure, LoadReport, LoadedModule, ModuleLoader, Mounted};
@@ -223,7 +223,7 @@ impl Session {
             Mounted::Provider(provider) => coordinator.mount_provider(MountedProvider {
                 name: spec.mount_name().to_owned(),
                 module: spec.module.clone(),
-                priority: spec.config.get("priority").and_then(Value::as_i64).unwrap_or(DEFAULT_PROVIDER_PRIORITY),
+                priority: spec.priority(),
                 provider,
             }),
             Mounted::Tools(tools) => {

@@ -39,6 +39,8 @@ pub fn repair_tool_calls(messages: &mut Vec<Message>, content: &str, source: &st
             i += 1;
             continue;
         }
+        // Runs before every provider request: only the calls left
+        // unanswered are copied out of the history.
         let calls = requested_calls(&messages[i]);
         if calls.is_empty() {
             i += 1;
@@ -49,17 +51,19 @@ pub fn repair_tool_calls(messages: &mut Vec<Message>, content: &str, source: &st
         // shape some wires send results in) is part of it, not a prompt.
         let end = messages[i + 1..]
             .iter()
-            .position(|m| m.role == Role::Assistant || (m.role == Role::User && answered_ids(m).is_empty()))
+            .position(|m| m.role == Role::Assistant || (m.role == Role::User && answered_ids(m).next().is_none()))
             .map_or(messages.len(), |offset| i + 1 + offset);
-        let answered: Vec<String> = messages[i + 1..end].iter().flat_map(answered_ids).collect();
-        let mut insert_at = messages[i + 1..end]
+        let exchange = &messages[i + 1..end];
+        let unanswered: Vec<(String, String)> = calls
+            .into_iter()
+            .filter(|(id, _)| !exchange.iter().flat_map(answered_ids).any(|answered| answered == *id))
+            .map(|(id, name)| (id.to_owned(), name.to_owned()))
+            .collect();
+        let mut insert_at = exchange
             .iter()
-            .rposition(|m| !answered_ids(m).is_empty() || m.role == Role::Tool)
+            .rposition(|m| m.role == Role::Tool || answered_ids(m).next().is_some())
             .map_or(i + 1, |p| i + 2 + p);
-        for (id, name) in calls {
-            if answered.contains(&id) {
-                continue;
-            }
+        for (id, name) in unanswered {
             let mut metadata = JsonMap::new();
             metadata.insert("source".into(), json!(source));
             metadata.insert("synthetic".into(), json!(true));
@@ -78,14 +82,14 @@ pub fn repair_tool_calls(messages: &mut Vec<Message>, content: &str, source: &st
 }
 
 /// (id, name) of every call an assistant message requests, from either shape.
-fn requested_calls(message: &Message) -> Vec<(String, String)> {
-    let mut calls: Vec<(String, String)> =
-        message.tool_calls.iter().flatten().map(|call| (call.id.clone(), call.name.clone())).collect();
+fn requested_calls(message: &Message) -> Vec<(&str, &str)> {
+    let mut calls: Vec<(&str, &str)> =
+        message.tool_calls.iter().flatten().map(|call| (call.id.as_str(), call.name.as_str())).collect();
     if let MessageContent::Blocks(blocks) = &message.content {
         for block in blocks {
             if let ContentBlock::ToolCall { id, name, .. } = block {
                 if !calls.iter().any(|(known, _)| known == id) {
-                    calls.push((id.clone(), name.clone()));
+                    calls.push((id, name));
                 }
             }
         }
@@ -95,16 +99,16 @@ fn requested_calls(message: &Message) -> Vec<(String, String)> {
 
 /// The call ids a message answers: a tool message's `tool_call_id`, or
 /// `tool_result` blocks.
-fn answered_ids(message: &Message) -> Vec<String> {
-    let mut ids: Vec<String> = message.tool_call_id.iter().cloned().collect();
-    if let MessageContent::Blocks(blocks) = &message.content {
-        for block in blocks {
-            if let ContentBlock::ToolResult { tool_call_id, .. } = block {
-                ids.push(tool_call_id.clone());
-            }
-        }
-    }
-    ids
+fn answered_ids(message: &Message) -> impl Iterator<Item = &str> {
+    let blocks = match &message.content {
+        MessageContent::Blocks(blocks) => blocks.as_slice(),
+        MessageContent::Text(_) => &[],
+    };
+    let results = blocks.iter().filter_map(|block| match block {
+        ContentBlock::ToolResult { tool_call_id, .. } => Some(tool_call_id.as_str()),
+        _ => None,
+    });
+    message.tool_call_id.as_deref().into_iter().chain(results)
 }
 
 #[cfg(test)]

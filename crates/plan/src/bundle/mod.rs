@@ -95,6 +95,7 @@ pub(crate) fn compile(path: &Path, fetcher: &dyn IncludeFetcher) -> Result<Compi
         done: HashMap::new(),
         chain: Vec::new(),
         outermost: None,
+        roots: Default::default(),
     };
     let file = locate(path).map_err(|source| PlanError::Read { path: path.to_owned(), source })?;
     let text = std::fs::read_to_string(&file).map_err(|source| PlanError::Read { path: file.clone(), source })?;
@@ -227,6 +228,9 @@ struct Compiler<'a> {
     chain: Vec<PathBuf>,
     /// The `bundle.name` of the bundle compiled (the first one read).
     outermost: Option<String>,
+    /// Root bundles already looked at: a repository's many behaviors find
+    /// the same one.
+    roots: std::collections::HashSet<PathBuf>,
 }
 
 impl Compiler<'_> {
@@ -346,7 +350,7 @@ impl Compiler<'_> {
         let root = root.map(|root| root.canonicalize().unwrap_or_else(|_| root.to_owned()));
         loop {
             if let Ok(found) = locate_in(dir) {
-                if found != file {
+                if found != file && self.roots.insert(found.clone()) {
                     if let Some(name) = bundle_name(&found) {
                         self.namespaces.entry(name).or_insert_with(|| dir.to_owned());
                     }
