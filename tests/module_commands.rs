@@ -140,6 +140,16 @@ fn validate_fails_a_tool_that_panics() {
 }
 
 #[test]
+fn validate_runs_a_modules_on_session_ready() {
+    let (_, report, _) = validate_json(&workspace(), &["tests/fixtures/tool-dynamic"]);
+    let ready = check(&report, "on_session_ready");
+    assert_eq!(ready["passed"], true, "{ready}");
+    // A module without one has no such check.
+    let (_, report, _) = validate_json(&workspace(), &["tests/fixtures/tool-panics"]);
+    assert!(!report["checks"].as_array().unwrap().iter().any(|c| c["name"] == "on_session_ready"), "{report:#}");
+}
+
+#[test]
 fn validate_fails_an_invalid_input_schema() {
     let (code, report, _) = validate_json(&workspace(), &["tests/fixtures/tool-bad-schema"]);
     assert_eq!(code, 1);

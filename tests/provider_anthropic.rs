@@ -240,3 +240,51 @@ async fn errors_map_to_kinds_without_the_key_and_models_are_listed() {
     assert_eq!((received[4].method.as_str(), received[4].path.as_str()), ("GET", "/v1/models?limit=1000"));
     harness.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limit_nearly_used_up_slows_the_next_request_down_and_says_so() {
+    let message = |text: &str| {
+        Reply::json(
+            200,
+            json!({"id": "msg_t", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+            "usage": {"input_tokens": 3, "output_tokens": 2}}),
+        )
+    };
+    let server = FakeServer::start(vec![
+        // One request in a hundred left; tokens are fine.
+        message("one")
+            .with_header("anthropic-ratelimit-requests-remaining", "1")
+            .with_header("anthropic-ratelimit-requests-limit", "100")
+            .with_header("anthropic-ratelimit-requests-reset", "2026-11-26T10:30:00Z")
+            .with_header("anthropic-ratelimit-tokens-remaining", "450000")
+            .with_header("anthropic-ratelimit-tokens-limit", "500000"),
+        message("two")
+            .with_header("anthropic-ratelimit-requests-remaining", "50")
+            .with_header("anthropic-ratelimit-requests-limit", "100"),
+        message("three"),
+    ]);
+    let config = anthropic_config(&server, "use_streaming: false, throttle_delay: 0.3");
+    let harness = mount(&provider_entry("provider-anthropic", "claude", &config)).await;
+    let hi = || ChatRequest { messages: vec![Message::user("Hi")], ..ChatRequest::default() };
+
+    assert_eq!(harness.complete("claude", hi(), false).await.0.unwrap().text(), "one");
+    assert!(harness.events.named("provider:throttle").is_empty(), "nothing to go by before the first reply");
+    let started = Instant::now();
+    assert_eq!(harness.complete("claude", hi(), false).await.0.unwrap().text(), "two");
+    assert!(started.elapsed() >= Duration::from_millis(300), "the request waited the delay");
+    let throttles = harness.events.named("provider:throttle");
+    assert_eq!(throttles.len(), 1, "{throttles:?}");
+    let throttle = &throttles[0];
+    assert_eq!(
+        [&throttle["provider"], &throttle["model"], &throttle["reason"], &throttle["dimension"]],
+        [&json!("anthropic"), &json!("claude-test"), &json!("requests_low"), &json!("requests")]
+    );
+    assert_eq!((throttle["remaining"].as_u64(), throttle["limit"].as_u64()), (Some(1), Some(100)));
+    assert_eq!((throttle["ratio"].as_f64(), throttle["delay"].as_f64()), (Some(0.01), Some(0.3)));
+    assert_eq!(throttle["reset_timestamp"], "2026-11-26T10:30:00Z");
+    // The second reply left half the requests: no more waiting.
+    assert_eq!(harness.complete("claude", hi(), false).await.0.unwrap().text(), "three");
+    assert_eq!(harness.events.named("provider:throttle").len(), 1);
+    harness.close().await;
+}

@@ -345,6 +345,43 @@ fn hooks_contributors_and_cleanups_registered_at_run_time_are_called_back() {
 }
 
 #[test]
+fn on_session_ready_runs_once_every_module_is_mounted_and_a_failure_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    // tool-dynamic mounts before tool-filesystem, yet sees its tools: it
+    // looks only once the whole plan is mounted.
+    let tools = |ready: &str| {
+        format!(
+            "  - {{module: tool-dynamic, source: \"{}\", config: {{on_session_ready: {ready}}}}}\n  - {{module: tool-filesystem}}",
+            fixture("tool-dynamic")
+        )
+    };
+    let provider = scripted(r#"[{text: done}, {text: again}]"#);
+    let output = run_plan(dir.path(), &plan_yaml(&provider, &tools("announce"), "  []"));
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let names = event_names(&lines);
+    let ready: Vec<&Value> = lines.iter().filter(|l| l["event"] == "dynamic:ready").collect();
+    assert_eq!(ready.len(), 1, "{names:?}");
+    let seen = ready[0]["data"]["tools"].as_array().unwrap();
+    for tool in ["echo", "add_tool", "read_file", "grep"] {
+        assert!(seen.contains(&json!(tool)), "{tool} not in {seen:?}");
+    }
+    let position = |event: &str| names.iter().position(|name| name == event).unwrap();
+    assert!(position("dynamic:ready") < position("session:start"), "{names:?}");
+    assert!(!names.iter().any(|name| name == "module:on_session_ready_failed"), "{names:?}");
+
+    let output = run_plan(dir.path(), &plan_yaml(&provider, &tools("fail"), "  []"));
+    assert!(output.status.success(), "a failed on_session_ready is not fatal: {}", stderr(&output));
+    let lines = json_lines(&output);
+    let failed: Vec<&Value> = lines.iter().filter(|l| l["event"] == "module:on_session_ready_failed").collect();
+    assert_eq!(failed.len(), 1, "{:?}", event_names(&lines));
+    assert_eq!(failed[0]["data"]["module_id"], "tool-dynamic");
+    assert_eq!(failed[0]["data"]["error"], "not ready, on purpose");
+    // The session went on to answer.
+    assert!(lines.iter().any(|l| l["event"] == "session:start"), "{:?}", event_names(&lines));
+}
+
+#[test]
 fn code_that_calls_itself_something_else_than_the_plan_is_pointed_out() {
     let dir = tempfile::tempdir().unwrap();
     let plan = plan_yaml(

@@ -423,7 +423,16 @@ impl Validation<'_> {
 
         self.check_invalid_config(checks, &loader, &library, &coordinator, &default_config).await;
 
-        let LoadedModule { mounted, cleanup, .. } = loaded;
+        let LoadedModule { mounted, cleanup, session_ready, .. } = loaded;
+        // Only a module that has one: the scratch session has no other
+        // modules, so a failure here is a warning, not a broken contract.
+        if let Some(ready) = session_ready {
+            match timed(CHECK_TIMEOUT, ready()).await {
+                Ok(Ok(())) => checks.pass("on_session_ready", "ran once the module was mounted"),
+                Ok(Err(err)) => checks.fail("on_session_ready", Severity::Warning, err.message),
+                Err(message) => checks.fail("on_session_ready", Severity::Warning, message),
+            }
+        }
         match mounted {
             Mounted::Tools(tools) => self.check_tools(checks, tools, &coordinator).await,
             Mounted::Provider(provider) => self.check_provider(checks, provider).await,

@@ -57,9 +57,14 @@ pub enum Mounted {
     Resolver(Arc<dyn ModuleSourceResolver>),
 }
 
+/// A module's `on_session_ready`: run once, after the whole plan is
+/// mounted, in mount order (upstream's lifecycle).
+pub type SessionReady = Cleanup;
+
 pub struct LoadedModule {
     pub mounted: Mounted,
     pub cleanup: Option<Cleanup>,
+    pub session_ready: Option<SessionReady>,
     /// What the loader let pass but the user should hear of (an unknown
     /// config key it dropped), each a full line naming file, line and field.
     pub warnings: Vec<String>,

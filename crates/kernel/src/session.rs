@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::coordinator::{Coordinator, MountedProvider};
 use crate::errors::ModuleError;
 use crate::events;
-use crate::loading::{LoadError, LoadFailure, LoadReport, LoadedModule, ModuleLoader, Mounted};
+use crate::loading::{LoadError, LoadFailure, LoadReport, LoadedModule, ModuleLoader, Mounted, SessionReady};
 use crate::models::{JsonMap, Message, RunStatus};
 use crate::plan::{ModuleKind, ModuleSpec, MountPlan};
 
@@ -67,6 +67,8 @@ pub struct Session {
     initialized: AtomicBool,
     started: AtomicBool,
     status: Mutex<RunStatus>,
+    /// The mounted modules' `on_session_ready`, in mount order, by module id.
+    ready: Mutex<Vec<(String, SessionReady)>>,
 }
 
 impl Session {
@@ -93,6 +95,7 @@ impl Session {
             initialized: AtomicBool::new(false),
             started: AtomicBool::new(false),
             status: Mutex::new(RunStatus::Running),
+            ready: Mutex::default(),
         }
     }
 
@@ -157,6 +160,7 @@ impl Session {
             }
         }
 
+        self.session_ready().await;
         // A resumed session's history already starts with it.
         if let (Some(system), false) = (&plan.system, self.is_resumed) {
             self.coordinator.add_message(Message::system(system.instruction.clone())).await?;
@@ -171,6 +175,22 @@ impl Session {
             self.coordinator.emit(events::SESSION_FORK, data).await;
         }
         Ok(report)
+    }
+
+    /// Upstream's `on_session_ready` wave: each module that has one, in
+    /// mount order, one after the other; a failure is reported and the
+    /// session goes on without it.
+    async fn session_ready(&self) {
+        let ready = std::mem::take(&mut *self.ready.lock().expect("session-ready lock"));
+        for (module, ready) in ready {
+            if let Err(err) = ready().await {
+                tracing::warn!(%module, error = %err, "on_session_ready failed");
+                let mut data = JsonMap::new();
+                data.insert("module_id".into(), json!(module));
+                data.insert("error".into(), json!(err.to_string()));
+                self.coordinator.emit(events::MODULE_ON_SESSION_READY_FAILED, data).await;
+            }
+        }
     }
 
     /// What `session:start` and `session:fork` echo: the plan's
@@ -240,6 +260,9 @@ impl Session {
         }
         if let Some(cleanup) = loaded.cleanup {
             coordinator.register_cleanup(format!("{kind} {}", spec.mount_name()), cleanup);
+        }
+        if let Some(ready) = loaded.session_ready {
+            self.ready.lock().expect("session-ready lock").push((spec.module.clone(), ready));
         }
     }
 

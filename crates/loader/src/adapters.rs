@@ -39,10 +39,15 @@ impl PluginModule {
         &self.name
     }
 
-    /// The module's static description (tool specs, provider info, subscriptions).
-    pub fn describe<T: DeserializeOwned>(&self) -> ModuleResult<T> {
+    /// The module's static description (tool specs, provider info,
+    /// subscriptions, [`ops::Lifecycle`]), as JSON text for [`Self::read_description`].
+    pub fn description(&self) -> ModuleResult<String> {
         let json = self.instance.describe().into_result().map_err(|err| self.error(err.as_str()))?;
-        serde_json::from_str(json.as_str()).map_err(|err| {
+        Ok(json.into())
+    }
+
+    pub fn read_description<T: DeserializeOwned>(&self, description: &str) -> ModuleResult<T> {
+        serde_json::from_str(description).map_err(|err| {
             ModuleError::internal(format!("module '{}' described itself with invalid JSON: {err}", self.name))
         })
     }
@@ -73,6 +78,11 @@ impl PluginModule {
 
     fn error(&self, wire: &str) -> ModuleError {
         ModuleError::from_wire(wire).with_module(&self.name)
+    }
+
+    /// Runs the module's `on_session_ready`.
+    pub async fn session_ready(&self) -> ModuleResult<()> {
+        self.call::<callback::SessionReady>(&NoParams, None).await.map(drop)
     }
 
     /// The module's cleanup: cancels its running calls.

@@ -29,8 +29,10 @@ pub mod toml_file;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use amplifier_kernel::loading::{HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted};
-use amplifier_kernel::ops::{HookDescription, ProviderDescription, ToolDescription};
+use amplifier_kernel::loading::{
+    HookSubscription, LoadError, LoadReason, LoadedModule, ModuleLoader, Mounted, SessionReady,
+};
+use amplifier_kernel::ops::{HookDescription, Lifecycle, ProviderDescription, ToolDescription};
 use amplifier_kernel::plan::{Isolation, ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::{
     BoxFuture, ModuleSourceResolver, ResolveError, ResolveRequest, ResolvedModule, ResolvedSource, Tool,
@@ -475,9 +477,11 @@ impl ModuleLoader for DylibLoader {
             let described = |err: amplifier_kernel::ModuleError| {
                 LoadError::new(LoadReason::InvalidEntryPoint, format!("{at}: {}", err.message))
             };
+            let description = module.description().map_err(described)?;
+            let lifecycle: Lifecycle = module.read_description(&description).map_err(described)?;
             let mounted = match kind {
                 ModuleKind::Tool => {
-                    let description: ToolDescription = module.describe().map_err(described)?;
+                    let description: ToolDescription = module.read_description(&description).map_err(described)?;
                     Mounted::Tools(
                         description
                             .tools
@@ -487,11 +491,11 @@ impl ModuleLoader for DylibLoader {
                     )
                 }
                 ModuleKind::Provider => {
-                    let description: ProviderDescription = module.describe().map_err(described)?;
+                    let description: ProviderDescription = module.read_description(&description).map_err(described)?;
                     Mounted::Provider(Arc::new(PluginProvider::new(module.clone(), description.info)))
                 }
                 ModuleKind::Hook => {
-                    let description: HookDescription = module.describe().map_err(described)?;
+                    let description: HookDescription = module.read_description(&description).map_err(described)?;
                     let handler = Arc::new(PluginHook::new(module.clone()));
                     Mounted::Hooks(
                         description
@@ -511,10 +515,15 @@ impl ModuleLoader for DylibLoader {
                 ModuleKind::Resolver => Mounted::Resolver(Arc::new(PluginResolver::new(module.clone()))),
             };
             self.record.loaded(resolution);
-            let cleanup_module = module.clone();
+            let session_ready = lifecycle.session_ready.then(|| {
+                let module = module.clone();
+                Box::new(move || Box::pin(async move { module.session_ready().await }) as BoxFuture<'static, _>)
+                    as SessionReady
+            });
             Ok(LoadedModule {
                 mounted,
-                cleanup: Some(Box::new(move || Box::pin(async move { cleanup_module.shutdown() }))),
+                cleanup: Some(Box::new(move || Box::pin(async move { module.shutdown() }))),
+                session_ready,
                 warnings,
             })
         })

@@ -77,13 +77,15 @@ pub const HOOK_INJECTION_REFUSED: &str = "hook:injection_refused";
 pub const PLAN_START: &str = "plan:start";
 /// Upstream's; nothing here emits it yet.
 pub const PLAN_END: &str = "plan:end";
-/// Upstream's; nothing here emits it yet.
+/// provider-anthropic waits before a request: the last reply's rate limits
+/// ran low (`{provider, model, reason, dimension, remaining, limit, ratio, delay, reset_timestamp}`).
 pub const PROVIDER_THROTTLE: &str = "provider:throttle";
-/// Upstream's; nothing here emits it yet.
+/// A provider filled in tool results missing from the history it was sent
+/// (`{provider, repair_count, repairs}`).
 pub const PROVIDER_TOOL_SEQUENCE_REPAIRED: &str = "provider:tool_sequence_repaired";
 /// Upstream's; nothing here emits it yet.
 pub const PROVIDER_RESOLVE: &str = "provider:resolve";
-/// Upstream's; nothing here emits it yet.
+/// context-core compacted the history to fit its budget (upstream's fields).
 pub const CONTEXT_COMPACTION: &str = "context:compaction";
 /// Upstream's; nothing here emits it yet.
 pub const CONTEXT_INCLUDE: &str = "context:include";
@@ -93,7 +95,7 @@ pub const ARTIFACT_WRITE: &str = "artifact:write";
 pub const ARTIFACT_READ: &str = "artifact:read";
 /// Upstream's; nothing here emits it yet.
 pub const POLICY_VIOLATION: &str = "policy:violation";
-/// Upstream's; nothing here emits it yet.
+/// A module's `on_session_ready` failed; the session went on (`{module_id, error}`).
 pub const MODULE_ON_SESSION_READY_FAILED: &str = "module:on_session_ready_failed";
 
 /// Upstream's `ALL_EVENTS` (amplifier-core 1.6's 42, in its order) and

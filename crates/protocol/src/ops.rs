@@ -139,7 +139,7 @@ pub mod plugin {
         use serde_json::Value;
 
         use crate::models::HookResult;
-        use crate::ops::{CallbackName, ContributorName, Done, HookCall};
+        use crate::ops::{CallbackName, ContributorName, Done, HookCall, NoParams};
 
         operations! {
             /// Runs the hook the module registered under `handler` (`hooks.register`).
@@ -148,6 +148,9 @@ pub mod plugin {
             Contribute = "callback.contribute": ContributorName => Option<Value>;
             /// Runs a cleanup the module registered (`cleanup.register`), once.
             Cleanup = "callback.cleanup": CallbackName => Done;
+            /// Runs the module's `on_session_ready` (declared in its
+            /// description), once, after the whole plan is mounted.
+            SessionReady = "callback.session_ready": NoParams => Done;
         }
     }
 
@@ -595,6 +598,14 @@ pub struct AgentSummary {
     /// the router's `save_chat`), for the module that runs the agent.
     #[serde(default, skip_serializing_if = "JsonMap::is_empty")]
     pub settings: JsonMap,
+}
+
+/// What any module's description may add to its kind's: the module has
+/// an `on_session_ready` for the host to call (`callback.session_ready`).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct Lifecycle {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub session_ready: bool,
 }
 
 /// Tool specs as a tool module describes itself.

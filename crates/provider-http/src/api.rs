@@ -17,6 +17,7 @@ use crate::error;
 use crate::events::{Deltas, EventSink};
 use crate::http::{ended_early, Endpoint};
 use crate::join_url;
+use crate::rate_limits::{RateLimits, Throttle};
 use crate::retry::{with_retries, Failure, RetryLabels, RetryPolicy};
 
 /// One piece of a streamed reply, to pass on as it arrives.
@@ -65,15 +66,19 @@ pub trait StreamDecoder: Default + Send {
     fn finish(self) -> ChatResponse;
 }
 
-/// An HTTP API: where it is, how to reach it, and which key it holds back
-/// from every message.
+/// An HTTP API: where it is, how to reach it, which key it holds back
+/// from every message, and how it reports its rate limits.
 pub struct Api {
     provider: &'static str,
     client: Client,
     endpoint: Endpoint,
     base_url: String,
     headers: HeaderMap,
+    throttle: Option<(RateLimitReader, Throttle)>,
 }
+
+/// Reads one API's rate-limit headers ([`RateLimits::anthropic`]).
+pub type RateLimitReader = fn(&HeaderMap) -> Option<RateLimits>;
 
 impl Api {
     pub fn new(
@@ -83,7 +88,20 @@ impl Api {
         headers: HeaderMap,
         key: Option<String>,
     ) -> Self {
-        Api { provider, client, endpoint: Endpoint::new(provider, key), base_url, headers }
+        Api { provider, client, endpoint: Endpoint::new(provider, key), base_url, headers, throttle: None }
+    }
+
+    /// Throttles completions by the rate limits `read` finds in each reply.
+    pub fn with_throttle(mut self, read: RateLimitReader, throttle: Throttle) -> Self {
+        self.throttle = Some((read, throttle));
+        self
+    }
+
+    /// Before a completion: waits if the last reply's rate limits ran low.
+    pub async fn throttle(&self, events: &Host, model: &str) {
+        if let Some((_, throttle)) = &self.throttle {
+            throttle.wait(events, self.provider, model).await;
+        }
     }
 
     pub fn base_url(&self) -> &str {
@@ -119,6 +137,9 @@ impl Api {
         let provider = self.provider;
         let request = self.request(Method::POST, path).header(CONTENT_TYPE, "application/json").body(body.to_vec());
         let response = self.endpoint.send(request, idle).await?;
+        if let Some((read, throttle)) = &self.throttle {
+            throttle.observe(read(response.headers()));
+        }
         if !streaming {
             let json = self.endpoint.read_json(response, idle).await?;
             return parse(&json).map_err(|problem| {

@@ -13,6 +13,8 @@
 //! - [`events`]: `llm:request`/`llm:response` and streamed deltas (as
 //!   `content_block:delta` events and as [`StreamDelta`]s to the caller);
 //! - [`pricing`]: `usage.cost_usd` from a per-model price table;
+//! - [`rate_limits`]: the last reply's rate limits, and `provider:throttle`
+//!   with a short wait when one runs low;
 //! - [`reply`]: what both wire formats read alike in a reply (metadata,
 //!   tool-call arguments).
 //!
@@ -25,6 +27,7 @@ pub mod error;
 pub use amplifier_sdk::provider_events as events;
 pub mod http;
 pub mod pricing;
+pub mod rate_limits;
 pub mod reply;
 pub mod retry;
 

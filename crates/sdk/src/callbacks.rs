@@ -1,13 +1,13 @@
-//! What a module registered at run time through its [`crate::Host`]: hooks,
-//! contributors and cleanups, which the host calls back as `callback.*`
-//! operations on the module's instance, whatever its kind.
+//! What a module registered through its [`crate::Host`]: hooks,
+//! contributors, cleanups and its `on_session_ready`, which the host calls
+//! back as `callback.*` operations on the module's instance, whatever its kind.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use amplifier_protocol::models::{HookResult, JsonMap};
 use amplifier_protocol::ops::plugin::callback;
-use amplifier_protocol::ops::{CallbackName, ContributorName, Done, HookCall, Op};
+use amplifier_protocol::ops::{CallbackName, ContributorName, Done, HookCall, NoParams, Op};
 use amplifier_protocol::{ErrorKind, ModuleError};
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -17,14 +17,22 @@ use crate::{ModuleResult, Stream};
 
 pub(crate) type HookFn = Arc<dyn Fn(String, JsonMap) -> BoxFuture<'static, ModuleResult<HookResult>> + Send + Sync>;
 pub(crate) type ContributorFn = Arc<dyn Fn() -> BoxFuture<'static, ModuleResult<Option<Value>>> + Send + Sync>;
-pub(crate) type CleanupFn = Box<dyn FnOnce() -> BoxFuture<'static, ModuleResult<()>> + Send>;
+/// A cleanup or an `on_session_ready`: runs once.
+pub(crate) type OnceFn = Box<dyn FnOnce() -> BoxFuture<'static, ModuleResult<()>> + Send>;
 
 /// One instance's registrations, shared by its `Host` and its ABI face.
 #[derive(Default)]
 pub(crate) struct Callbacks {
     pub(crate) hooks: Mutex<HashMap<String, HookFn>>,
     pub(crate) contributors: Mutex<HashMap<(String, String), ContributorFn>>,
-    pub(crate) cleanups: Mutex<HashMap<String, CleanupFn>>,
+    pub(crate) cleanups: Mutex<HashMap<String, OnceFn>>,
+    pub(crate) session_ready: Mutex<Option<OnceFn>>,
+}
+
+impl Callbacks {
+    pub(crate) fn has_session_ready(&self) -> bool {
+        self.session_ready.lock().expect("session-ready callback").is_some()
+    }
 }
 
 fn not_registered(what: &str, name: &str) -> ModuleError {
@@ -37,6 +45,7 @@ impl Kind for Callbacks {
         (callback::Hook::NAME, start::<Self, callback::Hook>),
         (callback::Contribute::NAME, start::<Self, callback::Contribute>),
         (callback::Cleanup::NAME, start::<Self, callback::Cleanup>),
+        (callback::SessionReady::NAME, start::<Self, callback::SessionReady>),
     ];
 }
 
@@ -75,6 +84,19 @@ impl Answers<callback::Cleanup> for Callbacks {
                 Box::pin(async move { done.await.map(|()| Done) })
             }
             None => Box::pin(async move { Err(not_registered("cleanup", &call.name)) }),
+        }
+    }
+}
+
+impl Answers<callback::SessionReady> for Callbacks {
+    fn answer(self: Arc<Self>, _: NoParams, _stream: Stream) -> BoxFuture<'static, ModuleResult<Done>> {
+        let ready = self.session_ready.lock().expect("session-ready callback").take();
+        match ready {
+            Some(ready) => {
+                let done = ready();
+                Box::pin(async move { done.await.map(|()| Done) })
+            }
+            None => Box::pin(async move { Err(not_registered("on_session_ready", "")) }),
         }
     }
 }

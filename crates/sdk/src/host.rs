@@ -13,7 +13,7 @@ use amplifier_protocol::ops::{self, host, HookOutcome, NoParams, Op, ProviderDes
 use amplifier_protocol::ModuleError;
 use serde_json::Value;
 
-use crate::callbacks::{Callbacks, CleanupFn, ContributorFn, HookFn};
+use crate::callbacks::{Callbacks, ContributorFn, HookFn, OnceFn};
 
 /// A handle on the host, given to every module at mount. Cheap to clone.
 #[derive(Clone)]
@@ -154,13 +154,28 @@ impl Host {
         F: FnOnce() -> Fut + Send + 'static,
         Fut: Future<Output = Result<(), ModuleError>> + Send + 'static,
     {
-        let cleanup: CleanupFn = Box::new(move || Box::pin(cleanup()));
+        let cleanup: OnceFn = Box::new(move || Box::pin(cleanup()));
         self.callbacks.cleanups.lock().expect("cleanup callbacks").insert(name.to_owned(), cleanup);
         let registered = self.call::<host::cleanup::Register>(&ops::CallbackName { name: name.to_owned() }).await;
         if registered.is_err() {
             self.callbacks.cleanups.lock().expect("cleanup callbacks").remove(name);
         }
         registered.map(drop)
+    }
+
+    /// Runs `ready` once the session's whole plan is mounted, before its
+    /// first prompt (upstream's `on_session_ready`): the place to look at
+    /// what the other modules mounted, whatever their order in the plan.
+    /// Call it while mounting; a later call replaces an earlier one. An
+    /// error is reported as `module:on_session_ready_failed` and the session
+    /// goes on.
+    pub fn on_session_ready<F, Fut>(&self, ready: F)
+    where
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<(), ModuleError>> + Send + 'static,
+    {
+        let ready: OnceFn = Box::new(move || Box::pin(ready()));
+        *self.callbacks.session_ready.lock().expect("session-ready callback") = Some(ready);
     }
 
     /// Mounted providers, preferred first.

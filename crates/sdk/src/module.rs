@@ -8,7 +8,7 @@ use abi_stable::std_types::{RResult, RStr, RString};
 use amplifier_abi::bridge::{panic_error, CallFuture, FirstPoll, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
 use amplifier_protocol::models::{ChatResponse, HookResult, JsonMap, Message, ModelInfo, ToolResult, ToolSpec};
-use amplifier_protocol::ops::plugin::{context, hook, orchestrator, provider, resolver, tool};
+use amplifier_protocol::ops::plugin::{callback, context, hook, orchestrator, provider, resolver, tool};
 use amplifier_protocol::ops::{self, Done, NoParams, Op, RequestView, ResolveRequest, ResolvedModule};
 use amplifier_protocol::{ErrorKind, ModuleError};
 use futures::future::BoxFuture;
@@ -401,9 +401,26 @@ fn wire(result: ModuleResult<String>) -> RResult<RString, RString> {
     }
 }
 
+impl Instance {
+    /// The kind's description, with the [`ops::Lifecycle`] keys every kind shares.
+    fn describe(&self) -> ModuleResult<String> {
+        let description = self.module.describe()?;
+        if !self.callbacks.has_session_ready() {
+            return Ok(description);
+        }
+        let mut description: JsonMap = serde_json::from_str(&description)
+            .map_err(|err| ModuleError::internal(format!("the module's description is not a JSON object: {err}")))?;
+        let lifecycle = ops::Lifecycle { session_ready: true };
+        if let Value::Object(keys) = serde_json::to_value(lifecycle)? {
+            description.extend(keys);
+        }
+        to_json(description)
+    }
+}
+
 impl PluginInstance for Instance {
     fn describe(&self) -> RResult<RString, RString> {
-        match catch_unwind(AssertUnwindSafe(|| self.module.describe())) {
+        match catch_unwind(AssertUnwindSafe(|| Instance::describe(self))) {
             Ok(result) => wire(result),
             Err(panic) => RResult::RErr(panic_error(&*panic).into()),
         }
@@ -443,14 +460,15 @@ impl PluginInstance for Instance {
     }
 }
 
-/// Tools, providers, orchestrators and resolvers may block their thread
-/// (`std::fs`, a blocking client, a long computation): they run on the
-/// plugin's runtime, never on the host's thread that started them, so the
-/// host's timeouts and Ctrl-C still work. Hooks, context and callbacks are
-/// polled once inline, which keeps a hook call around a microsecond; they
-/// must not block.
+/// Tools, providers, orchestrators, resolvers and `on_session_ready` may
+/// block their thread (`std::fs`, a blocking client, a long computation):
+/// they run on the plugin's runtime, never on the host's thread that started
+/// them, so the host's timeouts and Ctrl-C still work. Hooks, context and
+/// the other callbacks are polled once inline, which keeps a hook call
+/// around a microsecond; they must not block.
 fn first_poll(op: &str) -> FirstPoll {
-    const MAY_BLOCK: [&str; 5] = [
+    const MAY_BLOCK: [&str; 6] = [
+        callback::SessionReady::NAME,
         tool::Execute::NAME,
         orchestrator::Execute::NAME,
         provider::Complete::NAME,

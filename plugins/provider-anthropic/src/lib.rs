@@ -17,7 +17,10 @@
 //! on later turns; usage counts cache reads and writes. Retries, error
 //! kinds, `llm:*` events and pricing are shared with provider-openai
 //! (`amplifier-provider-http`); an overloaded server (529) backs off
-//! `overloaded_delay_multiplier` times longer.
+//! `overloaded_delay_multiplier` times longer. When the last reply's
+//! `anthropic-ratelimit-*` headers show a limit nearly used up
+//! (`throttle_threshold`), the next request waits `throttle_delay` and
+//! says so with `provider:throttle`.
 
 mod wire;
 
@@ -26,6 +29,7 @@ use std::collections::BTreeMap;
 use amplifier_provider_http::api::Api;
 use amplifier_provider_http::http::http_client;
 use amplifier_provider_http::pricing::PriceTable;
+use amplifier_provider_http::rate_limits::{RateLimits, Throttle, ThrottleConfig};
 use amplifier_provider_http::retry::{RetryConfig, RetryPolicy};
 use amplifier_provider_http::{
     api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
@@ -72,6 +76,8 @@ struct Config {
     #[serde(flatten)]
     retry: RetryConfig<DEFAULT_MAX_RETRIES>,
     overloaded_delay_multiplier: f64,
+    #[serde(flatten)]
+    throttle: ThrottleConfig,
     pricing: PriceTable,
 }
 
@@ -129,6 +135,7 @@ impl Provider for AnthropicProvider {
         });
         let bytes = serde_json::to_vec(&body)?;
         let idle = seconds(request.timeout, self.config.timeout);
+        self.api.throttle(&self.host, &model).await;
         let ctx = CompletionContext {
             events: &self.host,
             provider: PROVIDER,
@@ -164,7 +171,8 @@ fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
     Ok(AnthropicProvider {
         host: ctx.host,
         repair: ToolSequenceRepair::default(),
-        api: Api::new(PROVIDER, client, base_url, headers, key),
+        api: Api::new(PROVIDER, client, base_url, headers, key)
+            .with_throttle(RateLimits::anthropic, Throttle::new(&config.throttle)),
         config,
         retry,
     })

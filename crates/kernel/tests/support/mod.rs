@@ -398,6 +398,7 @@ impl ModuleLoader for TestLoader {
                         Ok(())
                     }) as BoxFuture<'static, ModuleResult<()>>
                 })),
+                session_ready: None,
                 warnings: Vec::new(),
             })
         })
