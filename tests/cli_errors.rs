@@ -218,20 +218,6 @@ hint: it comes from [..].amplifier/settings.yaml; `amplifier config show` lists 
 }
 
 #[test]
-fn module_new_without_an_sdk_says_where_it_looked() {
-    let dir = dir();
-    amplifier(&dir, &["module", "new", "tool-x", "--kind", "tool"])
-        .env("AMPLIFIER_SDK_PATH", dir.path().join("no-sdk"))
-        .assert()
-        .code(1)
-        .stderr_eq(str![[r#"
-error: cannot find amplifier-sdk at [..]no-sdk (from AMPLIFIER_SDK_PATH)
-hint: set AMPLIFIER_SDK_PATH to the crates/sdk directory of an amplifier checkout
-
-"#]]);
-}
-
-#[test]
 fn pulling_a_model_without_python_names_the_fix() {
     let dir = dir();
     amplifier(&dir, &["model", "pull", "smollm2-135m"])

@@ -262,8 +262,7 @@ fn new_modules_of_every_kind_pass_validate() {
         assert!(stdout(&output).contains(&format!("Created {kind} module `{name}`")), "{}", stdout(&output));
         let cargo_toml = std::fs::read_to_string(dir.path().join(&name).join("Cargo.toml")).unwrap();
         assert!(cargo_toml.contains("crate-type = [\"cdylib\"]") && cargo_toml.contains("\n[workspace]\n"));
-        let sdk = workspace().join("crates/sdk").canonicalize().unwrap();
-        assert!(cargo_toml.contains(&format!("path = \"{}\"", sdk.display())), "{cargo_toml}");
+        assert!(cargo_toml.contains("amplifier-sdk = \"0.1\""), "{cargo_toml}");
         let manifest = std::fs::read_to_string(dir.path().join(&name).join("amplifier.toml")).unwrap();
         assert!(manifest.contains(&format!("kinds = [\"{kind}\"]")) && manifest.contains("[config_schema]"));
         assert!(std::fs::read_to_string(dir.path().join(&name).join("src/lib.rs")).unwrap().contains("#[cfg(test)]"));
@@ -406,4 +405,88 @@ tools:
     assert_eq!(output.status.code(), Some(1));
     let err = stderr(&output);
     assert!(err.contains("tool-nowhere") && err.contains("not found"), "{err}");
+}
+
+/// Every file under `dir`, with its text (the SDK copy's too).
+fn files_under(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                files.push((path.clone(), std::fs::read_to_string(&path).unwrap_or_default()));
+            }
+        }
+    }
+    files
+}
+
+/// A module author outside this repository, with the binary alone: `module
+/// new` writes a crate that names the SDK by version and no absolute path,
+/// `cargo test` runs its unit tests on the test kit against the SDK copy it
+/// carries, and `module validate` and a plan build it against the SDK the
+/// binary carries (in `$AMPLIFIER_HOME/sdk`).
+#[test]
+fn a_module_made_with_the_binary_alone_builds_tests_validates_and_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_amplifier"), bin.join("amplifier")).unwrap();
+    let home = dir.path().join("home");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let run = |cwd: &Path, program: &Path, args: &[&str]| {
+        let output = std::process::Command::new(program)
+            .args(args)
+            .current_dir(cwd)
+            .env("AMPLIFIER_HOME", &home)
+            .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
+            .env("CARGO_TARGET_DIR", scaffold_target())
+            .env_remove("AMPLIFIER_LOG")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{program:?} {args:?}:\n{}\n{}", stdout(&output), stderr(&output));
+        output
+    };
+    let amplifier = bin.join("amplifier");
+    run(&work, &amplifier, &["module", "new", "tool-shout", "--kind", "tool"]);
+    let module = work.join("tool-shout");
+
+    let cargo_toml = std::fs::read_to_string(module.join("Cargo.toml")).unwrap();
+    assert!(cargo_toml.contains("amplifier-sdk = \"0.1\""), "{cargo_toml}");
+    let files = files_under(&module);
+    assert!(files.iter().any(|(path, _)| path.ends_with(".amplifier/sdk-0.1.0/sdk/src/lib.rs")));
+    for (path, text) in &files {
+        for absolute in [workspace().display().to_string(), dir.path().display().to_string()] {
+            assert!(!text.contains(&absolute), "{} names {absolute}", path.display());
+        }
+    }
+
+    let cargo = std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);
+    let tested = run(&module, &cargo, &["test"]);
+    assert!(stdout(&tested).contains("returns_the_text_after_the_prefix ... ok"), "{}", stdout(&tested));
+
+    let validated = run(&module, &amplifier, &["module", "validate", "--output", "json", "."]);
+    let report: Value = serde_json::from_slice(&validated.stdout).unwrap();
+    assert!(failed_checks(&report).is_empty(), "{:#?}", failed_checks(&report));
+    let abi = check(&report, "abi_version")["message"].as_str().unwrap().to_owned();
+    assert!(abi.contains("amplifier-sdk 0.1.0"), "{abi}");
+    let copies: Vec<_> = std::fs::read_dir(home.join("sdk")).unwrap().flatten().map(|e| e.path()).collect();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    assert!(copies[0].join("sdk/Cargo.toml").is_file());
+
+    let plan = "session:\n  orchestrator: {module: loop-basic}\n  context: {module: context-simple}\n\
+        providers:\n  - module: provider-scripted\n    config:\n      script:\n\
+        \x20       - {tool_calls: [{name: shout, arguments: {text: hi}}]}\n        - {text: done}\n\
+        tools:\n  - {module: tool-shout, source: ./tool-shout, config: {prefix: \"> \"}}\n";
+    std::fs::write(work.join("plan.yaml"), plan).unwrap();
+    let ran = run(&work, &amplifier, &["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]);
+    let post = json_lines(&ran)
+        .into_iter()
+        .find(|line| line["event"] == "tool:post")
+        .unwrap_or_else(|| panic!("no tool:post in\n{}", stdout(&ran)));
+    assert_eq!(post["data"]["result"]["output"], "> hi");
 }

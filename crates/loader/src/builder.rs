@@ -3,7 +3,7 @@
 //! Start-up time is a product feature, so a cache hit must not start cargo:
 //! the cache key is a fingerprint of the crate's sources, the sources of its
 //! path dependencies (the SDK, the ABI crate…), the workspace's `Cargo.lock`,
-//! the host's rustc and the ABI major version. Layout:
+//! the host's rustc, the SDK it carries and the ABI major version. Layout:
 //!
 //! ```text
 //! $AMPLIFIER_HOME/cache/plugins/<crate>-<fingerprint>-<profile>/lib<crate>.so   # one per fingerprint
@@ -21,6 +21,10 @@
 //! the host's own `cargo build` and the plugins share compiled dependencies);
 //! stand-alone crates and git checkouts (`cache/git/checkouts/…`, whatever
 //! workspace they belong to) share `cache/target`.
+//!
+//! A crate that depends on `amplifier-sdk` by version builds against the
+//! SDK this host carries ([`crate::sdk_source`]), through a config-level
+//! `[patch.crates-io]` on cargo's command line.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read};
@@ -30,6 +34,7 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::sdk_source::{self, SdkSourceError};
 use crate::toml_file::{self, TomlFileError};
 
 /// Cache entries kept per crate and profile: the one just built and the two
@@ -41,6 +46,7 @@ pub const PRUNE_GRACE: std::time::Duration = std::time::Duration::from_secs(600)
 /// Builds crates into the plugin cache.
 #[derive(Debug, Clone)]
 pub struct Builder {
+    amplifier_home: PathBuf,
     cache_dir: PathBuf,
     /// The cargo profile plugins are built with: `release` unless
     /// `AMPLIFIER_PLUGIN_PROFILE` says otherwise (the test suite uses `dev`,
@@ -86,6 +92,8 @@ pub enum BuildFailure {
     CreateEntry { path: PathBuf, source: std::io::Error },
     #[error("cannot store {} in the cache: {source}", artifact.display())]
     Store { artifact: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    SdkSource(#[from] SdkSourceError),
 }
 
 /// Where a crate's library lives in the cache.
@@ -98,7 +106,13 @@ struct CacheEntry {
 impl Builder {
     pub fn new(amplifier_home: &Path) -> Self {
         let profile = std::env::var("AMPLIFIER_PLUGIN_PROFILE").unwrap_or_else(|_| "release".to_owned());
-        Builder { cache_dir: amplifier_home.join("cache"), profile, show_progress: true, offline: false }
+        Builder {
+            amplifier_home: amplifier_home.to_owned(),
+            cache_dir: amplifier_home.join("cache"),
+            profile,
+            show_progress: true,
+            offline: false,
+        }
     }
 
     /// `$AMPLIFIER_HOME/cache`.
@@ -131,6 +145,7 @@ impl Builder {
         let (fingerprint, inputs) = fingerprint_with_inputs(crate_dir)?;
         let stamped = StampedFingerprint {
             scheme: FINGERPRINT_SCHEME,
+            host: host_identity(),
             package: package.clone(),
             fingerprint: fingerprint.clone(),
             inputs: inputs
@@ -157,7 +172,8 @@ impl Builder {
             return Ok(entry.library);
         }
         let started = self.announce(&[(&entry.package, crate_dir)]);
-        let artifacts = self.cargo_build(crate_dir, &[entry.package.as_str()]).map_err(fail)?;
+        let host_sdk = takes_sdk_by_version(crate_dir);
+        let artifacts = self.cargo_build(crate_dir, &[entry.package.as_str()], host_sdk).map_err(fail)?;
         let artifact = artifacts
             .iter()
             .find(|(p, _)| *p == entry.package)
@@ -187,7 +203,8 @@ impl Builder {
             let listed: Vec<(&str, &Path)> = group.iter().map(|(e, d)| (e.package.as_str(), d.as_path())).collect();
             let started = self.announce(&listed);
             let packages: Vec<&str> = group.iter().map(|(e, _)| e.package.as_str()).collect();
-            let Ok(artifacts) = self.cargo_build(&root, &packages) else { continue };
+            let host_sdk = group.iter().any(|(_, dir)| takes_sdk_by_version(dir));
+            let Ok(artifacts) = self.cargo_build(&root, &packages, host_sdk) else { continue };
             for (entry, _) in &group {
                 if let Some((_, artifact)) = artifacts.iter().find(|(p, _)| *p == entry.package) {
                     let _ = store(entry, artifact);
@@ -215,9 +232,14 @@ impl Builder {
         }
     }
 
-    /// Runs cargo on the manifest in `dir` for `packages`; returns each
-    /// package's cdylib.
-    fn cargo_build(&self, dir: &Path, packages: &[&str]) -> Result<Vec<(String, PathBuf)>, BuildFailure> {
+    /// Runs cargo on the manifest in `dir` for `packages` (against the
+    /// host's SDK when `host_sdk`); returns each package's cdylib.
+    fn cargo_build(
+        &self,
+        dir: &Path,
+        packages: &[&str],
+        host_sdk: bool,
+    ) -> Result<Vec<(String, PathBuf)>, BuildFailure> {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut command = Command::new(cargo);
         command
@@ -233,6 +255,13 @@ impl Builder {
         }
         if self.offline {
             command.arg("--offline");
+        }
+        if host_sdk {
+            // Over any `[patch]` of the crate's own `.cargo/config.toml` (the
+            // copy `module new` wrote): the host's SDK is the one it speaks.
+            let sdk = sdk_source::host_copy(&self.amplifier_home)?;
+            let path = toml::Value::String(sdk.display().to_string());
+            command.arg("--config").arg(format!("patch.crates-io.amplifier-sdk.path={path}"));
         }
         // Stand-alone crates and git checkouts (which live in the cache) share `cache/target`.
         let shared_target = is_stand_alone(dir) || dir.starts_with(&self.cache_dir);
@@ -318,6 +347,8 @@ fn summarize_build_failure(stderr: &str) -> (Vec<String>, &'static str) {
         "the module's build needs libclang (Debian/Ubuntu: `apt-get install libclang-dev`, or set LIBCLANG_PATH)"
     } else if has("failed to download") || has("failed to get `") || has("failed to query replaced source") {
         "cargo could not fetch the module's dependencies: check the network, or build with what is cached (--offline)"
+    } else if has("amplifier-sdk") && (has("failed to select a version") || has("no matching package")) {
+        "the module asks for an amplifier-sdk version this amplifier does not carry (it carries the version `amplifier --version` names): build it with a matching amplifier, or change its requirement"
     } else if has("error[E") || has("error: could not compile") {
         "the module's code does not compile: fix it, or use a version written for this amplifier's SDK"
     } else {
@@ -429,7 +460,7 @@ pub fn fingerprint(crate_dir: &Path) -> Result<String, BuildFailure> {
 fn fingerprint_with_inputs(crate_dir: &Path) -> Result<(String, Vec<PathBuf>), BuildFailure> {
     let mut hasher = Sha256::new();
     let mut inputs = Vec::new();
-    hasher.update(env!("AMPLIFIER_HOST_RUSTC"));
+    hasher.update(host_identity());
     hasher.update(amplifier_abi::ABI_MAJOR.to_le_bytes());
     let workspace = workspace_root(crate_dir);
     if let Some(root) = &workspace {
@@ -508,19 +539,50 @@ struct StampedFingerprint {
     /// inputs must not trust a stamp that never looked at them.
     #[serde(default)]
     scheme: u32,
+    /// [`host_identity`] when stamped: another rustc or SDK builds anew.
+    #[serde(default)]
+    host: String,
     package: String,
     fingerprint: String,
     inputs: Vec<(PathBuf, u64, i128)>,
 }
 
 /// Bumped whenever [`fingerprint_with_inputs`] reads other files.
-const FINGERPRINT_SCHEME: u32 = 2;
+const FINGERPRINT_SCHEME: u32 = 3;
 
 impl StampedFingerprint {
     fn is_fresh(&self) -> bool {
         self.scheme == FINGERPRINT_SCHEME
+            && self.host == host_identity()
             && self.inputs.iter().all(|(path, len, modified)| stat(path) == (*len, *modified))
     }
+}
+
+/// What besides a crate's files decides its library: the host's rustc and
+/// the SDK it carries.
+fn host_identity() -> String {
+    format!("{} / amplifier-sdk {} {}", env!("AMPLIFIER_HOST_RUSTC"), sdk_source::SDK_VERSION, sdk_source::digest())
+}
+
+/// Whether the crate at `crate_dir` takes `amplifier-sdk` by version (from
+/// a registry) rather than by path or git: then the host's SDK stands in.
+fn takes_sdk_by_version(crate_dir: &Path) -> bool {
+    let Ok(manifest) = read_manifest(crate_dir) else { return false };
+    let by_version = |spec: &toml::Value| match spec {
+        toml::Value::String(_) => true,
+        toml::Value::Table(table) => !table.contains_key("path") && !table.contains_key("git"),
+        _ => false,
+    };
+    ["dependencies", "dev-dependencies"].iter().filter_map(|key| manifest.get(*key)?.get("amplifier-sdk")).any(|spec| {
+        if spec.get("workspace").and_then(toml::Value::as_bool) != Some(true) {
+            return by_version(spec);
+        }
+        let declared = workspace_root(crate_dir).and_then(|root| {
+            let root = read_manifest(&root).ok()?;
+            root.get("workspace")?.get("dependencies")?.get("amplifier-sdk").cloned()
+        });
+        declared.as_ref().is_some_and(by_version)
+    })
 }
 
 /// Directories of the crate's path dependencies, including `workspace = true`

@@ -24,6 +24,7 @@ pub mod library;
 pub mod lockfile;
 pub mod manifest;
 pub mod resolver;
+pub mod sdk_source;
 pub mod toml_file;
 
 use std::path::{Path, PathBuf};

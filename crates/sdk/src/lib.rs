@@ -1,33 +1,111 @@
-//! Write amplifier modules as cdylib plugins.
+//! Write amplifier modules (tools, providers, hooks, orchestrators, context
+//! managers) as cdylib plugins that the `amplifier` host loads.
 //!
-//! Implement one of the five traits with ordinary `async fn`s, write a mount
-//! function, and export it:
+//! A module is a crate of type `cdylib` that depends on this one by version:
 //!
-//! ```ignore
+//! ```toml
+//! [package]
+//! name = "tool-shout"
+//! version = "0.1.0"
+//! edition = "2021"
+//!
+//! [lib]
+//! crate-type = ["cdylib"]
+//!
+//! [dependencies]
+//! amplifier-sdk = "0.1"
+//! serde = { version = "1", features = ["derive"] }
+//!
+//! [dev-dependencies]
+//! amplifier-sdk = { version = "0.1", features = ["testing"] }
+//! ```
+//!
+//! with an `amplifier.toml` beside it (the module's name, kinds and the
+//! JSON Schema of its config; `amplifier module new` writes one) and its
+//! code: implement one of the traits with ordinary `async fn`s, write a
+//! mount function, export it, and test it in-process with [`testing`]:
+//!
+//! ```no_run
 //! use amplifier_sdk::prelude::*;
+//! use serde::Deserialize;
 //!
-//! struct Echo;
+//! /// The module's config, as the plan gives it (checked against the
+//! /// schema in amplifier.toml first).
+//! #[derive(Deserialize)]
+//! struct Config {
+//!     #[serde(default)]
+//!     suffix: String,
+//! }
 //!
-//! impl Tool for Echo {
+//! struct Shout {
+//!     suffix: String,
+//! }
+//!
+//! impl Tool for Shout {
 //!     fn spec(&self) -> ToolSpec {
-//!         ToolSpec::new("echo", "Returns its input", json!({"type": "object"}))
+//!         ToolSpec::new(
+//!             "shout",
+//!             "Returns `text` in capitals",
+//!             json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+//!         )
 //!     }
+//!
 //!     async fn execute(&self, input: Value) -> ToolResult {
-//!         ToolResult::ok(input)
+//!         match input["text"].as_str() {
+//!             Some(text) => ToolResult::ok(format!("{}{}", text.to_uppercase(), self.suffix)),
+//!             None => ToolResult::error("InvalidInput", "`text` must be a string"),
+//!         }
 //!     }
 //! }
 //!
-//! fn mount(_ctx: MountContext) -> ModuleResult<Tools> {
-//!     Ok(Tools::new().with(Echo))
+//! fn mount(ctx: MountContext) -> ModuleResult<Tools> {
+//!     let config: Config = ctx.config()?;
+//!     Ok(Tools::new().with(Shout { suffix: config.suffix }))
 //! }
 //!
 //! export_module!(tool => mount);
+//!
+//! #[cfg(test)]
+//! mod tests {
+//!     use amplifier_sdk::testing::{block_on, TestHost};
+//!
+//!     use super::*;
+//!
+//!     #[test]
+//!     fn shouts() {
+//!         let tools = TestHost::new().mount(mount, json!({"suffix": "!"})).unwrap();
+//!         let result = block_on(tools.call("shout", json!({"text": "hi"})));
+//!         assert_eq!(result.output, Some(json!("HI!")));
+//!     }
+//! }
+//! # fn main() {}
 //! ```
+//!
+//! Then `cargo test`, `amplifier module validate .` (the black-box check of
+//! the built library against its kind's contract) and, in a plan,
+//! `tools: [{module: tool-shout, source: ./tool-shout}]`. The guide:
+//! `docs/modules/writing.md` in the amplifier repository.
 //!
 //! The SDK owns everything about the boundary: a tokio runtime per plugin
 //! (the host's runtime can't be used from a dylib), panics caught at every
 //! entry point and returned as errors, `tracing` events forwarded to the
 //! host's subscriber, and JSON (de)serialisation of every payload.
+//!
+//! # Versions
+//!
+//! The SDK's version follows the plugin ABI ([`ABI_MAJOR`]): while it is
+//! 0.x, its minor number is the ABI major, so every `0.1.x` speaks ABI 1,
+//! and from 1.0 on its major number will be the ABI major. Within one such
+//! series, releases only add (host operations, optional fields, helpers): a
+//! module built with any of them loads in every host of that ABI, older or
+//! newer. A change the ABI cannot absorb bumps the ABI major and with it the
+//! SDK to the next series; a host refuses a module of another ABI major
+//! with a message naming both, before running any of its code. So a module
+//! asks for the series (`amplifier-sdk = "0.1"`), never an exact version.
+//!
+//! Until the SDK is published on crates.io, the `amplifier` binary carries
+//! its source and builds modules against it; `amplifier module new` puts a
+//! copy in the new crate, patched in by its `.cargo/config.toml`.
 
 mod callbacks;
 mod host;
@@ -41,6 +119,7 @@ pub mod tool_name;
 
 use std::future::Future;
 
+pub use amplifier_abi::ABI_MAJOR;
 pub use amplifier_protocol::models::{self, *};
 pub use amplifier_protocol::ops::{
     self, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, SessionInfo,
@@ -260,6 +339,18 @@ mod tests {
         assert_eq!(super::agent_of("0123456789abcdef-fedcba9876543210_writer"), Some("writer"));
         assert_eq!(super::agent_of("0123456789abcdef-fedcba9876543210_qa_2"), Some("qa_2"));
         assert_eq!(super::agent_of("9a1f7c3e-0000-4000-8000-000000000000"), None);
+    }
+
+    /// The versioning policy of the crate docs: `0.<ABI major>.x`.
+    #[test]
+    fn the_sdk_version_names_the_abi_major() {
+        let version = env!("CARGO_PKG_VERSION");
+        let mut parts = version.split('.');
+        let series = match parts.next() {
+            Some("0") => parts.next(),
+            major => major,
+        };
+        assert_eq!(series, Some(super::ABI_MAJOR.to_string().as_str()), "amplifier-sdk {version}");
     }
 
     #[test]

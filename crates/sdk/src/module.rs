@@ -48,6 +48,12 @@ pub struct Stream {
 }
 
 impl Stream {
+    /// A stream that sends nothing: for calling a provider directly, as a
+    /// unit test does.
+    pub fn disabled() -> Self {
+        Stream { sink: None }
+    }
+
     /// Whether the caller asked for streamed events.
     pub fn is_enabled(&self) -> bool {
         self.sink.is_some()
@@ -88,6 +94,28 @@ impl Tools {
     }
 }
 
+/// What a tool module's unit tests reach (the `testing` feature).
+#[cfg(any(test, feature = "testing"))]
+impl Tools {
+    /// The specs of the tools mounted at mount time.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.tools.iter().map(|tool| tool.spec()).collect()
+    }
+
+    /// Runs the tool named `name` (or the dispatcher's, for tools mounted
+    /// at run time) as the host would, without checking `input` against the
+    /// tool's schema; an unknown name is a failed call.
+    pub async fn call(&self, name: &str, input: Value) -> ToolResult {
+        if let Some(tool) = self.tools.iter().find(|tool| tool.spec().name == name).cloned() {
+            return tool.execute(input).await;
+        }
+        match self.dispatcher.clone() {
+            Some(dispatcher) => dispatcher.execute(name.to_owned(), input).await,
+            None => ToolResult::failed_call("ToolNotFound", format!("this module has no tool '{name}'")),
+        }
+    }
+}
+
 /// Executes tools a module mounted at run time, by name.
 pub trait ToolDispatcher: Send + Sync + 'static {
     fn execute(&self, name: &str, input: Value) -> impl std::future::Future<Output = ToolResult> + Send;
@@ -103,7 +131,7 @@ impl<D: ToolDispatcher> DynDispatcher for D {
     }
 }
 
-trait DynTool: Send + Sync {
+pub(crate) trait DynTool: Send + Sync {
     fn spec(&self) -> ToolSpec;
     fn execute(self: Arc<Self>, input: Value) -> BoxFuture<'static, ToolResult>;
 }
@@ -241,7 +269,7 @@ impl<P: Provider> Answers<provider::Complete> for ProviderModule<P> {
         call: ops::CompleteRequest,
         stream: Stream,
     ) -> BoxFuture<'static, ModuleResult<ChatResponse>> {
-        let stream = if call.stream { stream } else { Stream { sink: None } };
+        let stream = if call.stream { stream } else { Stream::disabled() };
         Box::pin(async move { self.0.complete(call.request, stream).await })
     }
 }
@@ -427,27 +455,14 @@ impl PluginInstance for Instance {
     }
 
     fn start(&self, op: RStr<'_>, params: RStr<'_>, sink: EventSinkBox) -> CallOutcome {
-        let runtime = runtime();
-        let _entered = runtime.enter();
         let (op, params) = (op.as_str(), params.as_str());
-        self.calls.start(
-            sink,
-            first_poll(op),
-            |shared| {
-                let stream = Stream { sink: Some(shared) };
-                let future = match starter::<Callbacks>(op) {
-                    Some(start) => start(self.callbacks.clone(), params, stream),
-                    None => self.module.clone().start(op, params, stream),
-                }
-                .map_err(|err| err.to_wire())?;
-                let call: CallFuture = Box::pin(async move { future.await.map_err(|err| err.to_wire()) });
-                Ok(call)
-            },
-            |task| {
-                let handle = runtime.spawn(task);
-                Box::new(move || handle.abort())
-            },
-        )
+        start_call(&self.calls, sink, first_poll(op), |shared| {
+            let stream = Stream { sink: Some(shared) };
+            match starter::<Callbacks>(op) {
+                Some(start) => start(self.callbacks.clone(), params, stream),
+                None => self.module.clone().start(op, params, stream),
+            }
+        })
     }
 
     fn cancel(&self, call_id: u64) {
@@ -458,6 +473,31 @@ impl PluginInstance for Instance {
         self.calls.cancel_all();
         RResult::ROk(())
     }
+}
+
+/// Starts one call on the plugin's runtime: `make` builds the operation's
+/// future, [`PendingCalls`] polls or spawns it and answers the sink.
+pub(crate) fn start_call(
+    calls: &Arc<PendingCalls>,
+    sink: EventSinkBox,
+    first_poll: FirstPoll,
+    make: impl FnOnce(Arc<SharedSink>) -> ModuleResult<Answer>,
+) -> CallOutcome {
+    let runtime = runtime();
+    let _entered = runtime.enter();
+    calls.start(
+        sink,
+        first_poll,
+        |shared| {
+            let future = make(shared).map_err(|err| err.to_wire())?;
+            let call: CallFuture = Box::pin(async move { future.await.map_err(|err| err.to_wire()) });
+            Ok(call)
+        },
+        |task| {
+            let handle = runtime.spawn(task);
+            Box::new(move || handle.abort())
+        },
+    )
 }
 
 /// Tools, providers, orchestrators, resolvers and `on_session_ready` may

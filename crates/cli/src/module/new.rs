@@ -2,20 +2,21 @@
 //! from the templates in `crates/cli/templates/`, that passes
 //! `amplifier module validate` as created.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
+
+use amplifier_loader::sdk_source::{self, SDK_VERSION};
 
 use super::KindArg;
 use crate::error::{CliError, CliResult};
 
-/// This checkout's SDK: modules depend on it by path (it is not published).
-const SDK_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/sdk");
-/// This checkout's lockfile: a new module starts from the dependency
-/// versions the SDK is tested with (and builds without a registry update).
-const LOCK_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock");
+/// The lockfile the SDK is tested with: a new module starts from the same
+/// dependency versions (and builds without a registry update).
+const LOCK_FILE: &str = include_str!("../../../../Cargo.lock");
 
 const CARGO_TOML: &str = include_str!("../../templates/Cargo.toml.tmpl");
+const CARGO_CONFIG: &str = include_str!("../../templates/cargo-config.toml.tmpl");
 const GITIGNORE: &str = include_str!("../../templates/gitignore.tmpl");
 /// The style of the amplifier repository, which the templates follow.
 const RUSTFMT: &str = include_str!("../../templates/rustfmt.toml.tmpl");
@@ -63,30 +64,29 @@ fn valid_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-/// The SDK to depend on: `$AMPLIFIER_SDK_PATH`, else this checkout's.
-fn sdk_dir() -> CliResult<PathBuf> {
-    let (dir, from) = match std::env::var_os("AMPLIFIER_SDK_PATH") {
-        Some(dir) => (PathBuf::from(dir), "AMPLIFIER_SDK_PATH"),
-        None => (PathBuf::from(SDK_DIR), "the amplifier checkout this binary was built from"),
-    };
-    match dir.canonicalize() {
-        Ok(dir) if dir.join("Cargo.toml").is_file() => Ok(dir),
-        _ => Err(CliError::failed(format!("cannot find amplifier-sdk at {} (from {from})", dir.display()))
-            .hint("set AMPLIFIER_SDK_PATH to the crates/sdk directory of an amplifier checkout")),
+/// The requirement a module puts on the SDK: its major version, or
+/// `0.minor` while the major is 0 (cargo's compatibility rule).
+fn sdk_requirement(version: &str) -> String {
+    let mut parts = version.split('.');
+    match (parts.next(), parts.next()) {
+        (Some("0"), Some(minor)) => format!("0.{minor}"),
+        (Some(major), _) => major.to_owned(),
+        _ => version.to_owned(),
     }
 }
 
-/// A TOML basic string's contents.
-fn toml_escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
+/// Where the crate keeps its copy of the SDK, relative to its root.
+fn sdk_copy() -> String {
+    format!(".amplifier/sdk-{SDK_VERSION}")
 }
 
-fn render(template: &str, name: &str, sdk: &Path) -> String {
+fn render(template: &str, name: &str) -> String {
     let tool_name = name.strip_prefix("tool-").unwrap_or(name).replace('-', "_");
     template
         .replace("{{name}}", name)
         .replace("{{tool_name}}", &tool_name)
-        .replace("{{sdk_path}}", &toml_escape(&sdk.display().to_string()))
+        .replace("{{sdk_requirement}}", &sdk_requirement(SDK_VERSION))
+        .replace("{{sdk_copy}}", &sdk_copy())
 }
 
 pub fn run(args: NewArgs) -> CliResult {
@@ -103,12 +103,13 @@ pub fn run(args: NewArgs) -> CliResult {
         return Err(CliError::failed(format!("{} already exists and is not empty", dir.display()))
             .hint("pick another name, or give an empty directory with --path"));
     }
-    let sdk = sdk_dir()?;
     let name = args.name.as_str();
     let files = [
-        ("Cargo.toml", render(CARGO_TOML, name, &sdk)),
-        ("amplifier.toml", render(manifest, name, &sdk)),
-        ("src/lib.rs", render(lib_rs, name, &sdk)),
+        ("Cargo.toml", render(CARGO_TOML, name)),
+        ("Cargo.lock", LOCK_FILE.to_owned()),
+        (".cargo/config.toml", render(CARGO_CONFIG, name)),
+        ("amplifier.toml", render(manifest, name)),
+        ("src/lib.rs", render(lib_rs, name)),
         (".gitignore", GITIGNORE.to_owned()),
         ("rustfmt.toml", RUSTFMT.to_owned()),
     ];
@@ -118,11 +119,11 @@ pub fn run(args: NewArgs) -> CliResult {
             .and_then(|_| std::fs::write(&path, text))
             .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))
     })?;
-    // Best effort: without it cargo resolves the newest compatible versions.
-    let _ = std::fs::copy(LOCK_FILE, dir.join("Cargo.lock"));
+    let copy = dir.join(sdk_copy());
+    sdk_source::write_to(&copy).map_err(|err| CliError::failed(err.to_string()))?;
     let kind = amplifier_kernel::plan::ModuleKind::from(args.kind);
     println!("Created {kind} module `{name}` in {}", dir.display());
-    println!("  next: amplifier module validate {}", dir.display());
+    println!("  next: cd {} && cargo test && amplifier module validate .", dir.display());
     Ok(())
 }
 
@@ -140,12 +141,22 @@ mod tests {
     }
 
     #[test]
-    fn templates_name_the_module_and_the_sdk() {
-        let text = render(CARGO_TOML, "tool-weather", Path::new("/sdk"));
+    fn templates_name_the_module_and_the_sdk_by_version() {
+        let text = render(CARGO_TOML, "tool-weather");
         assert!(text.contains("name = \"tool-weather\""));
-        assert!(text.contains("path = \"/sdk\""));
+        assert!(text.contains(&format!("amplifier-sdk = \"{}\"", sdk_requirement(SDK_VERSION))), "{text}");
         assert!(text.contains("[workspace]") && text.contains("crate-type = [\"cdylib\"]"));
+        assert!(!text.contains("path ="), "{text}");
+        let config = render(CARGO_CONFIG, "tool-weather");
+        assert!(config.contains(&format!("amplifier-sdk = {{ path = \".amplifier/sdk-{SDK_VERSION}/sdk\" }}")));
         let (_, lib_rs) = template(KindArg::Tool).unwrap();
-        assert!(render(lib_rs, "tool-weather", Path::new("/sdk")).contains("\"weather\""));
+        assert!(render(lib_rs, "tool-weather").contains("\"weather\""));
+    }
+
+    #[test]
+    fn the_requirement_follows_cargos_compatibility_rule() {
+        assert_eq!(sdk_requirement("0.1.0"), "0.1");
+        assert_eq!(sdk_requirement("0.12.3"), "0.12");
+        assert_eq!(sdk_requirement("2.4.1"), "2");
     }
 }

@@ -1,5 +1,4 @@
-//! For a module's own unit tests (the `testing` feature, turned on in the
-//! module's `[dev-dependencies]`): its config as the host hands it over.
+//! A module's config as the host hands it over.
 //!
 //! The loader fills each top-level key of `config_schema.properties` that the
 //! plan leaves out with the property's `default` before `mount` runs, so a
