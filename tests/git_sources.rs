@@ -275,7 +275,8 @@ fn a_prebuilt_artifact_is_used_only_when_its_sha256_matches() {
     let manifest = |sha: &str| {
         format!(
             "[module]\nname = \"tool-echo\"\nkinds = [\"tool\"]\nversion = \"0.1.0\"\nabi = 1\n\
-             artifact = \"{library_name}\"\nsha256 = \"{sha}\"\n"
+             [artifacts.{}]\nlibrary = \"{library_name}\"\nsha256 = \"{sha}\"\nabi = 1\n",
+            amplifier_loader::manifest::HOST_TARGET
         )
     };
     std::fs::write(module.join("amplifier.toml"), manifest(&actual)).unwrap();
@@ -292,7 +293,13 @@ fn a_prebuilt_artifact_is_used_only_when_its_sha256_matches() {
     let output = run(dir.path(), &[]);
     assert_ran(&output);
     assert!(!stderr(&output).contains("Building"), "used as is:\n{}", stderr(&output));
-    assert!(lock(dir.path()).contains(&format!("sha256 = \"{actual}\"")));
+    let locked = lock(dir.path());
+    assert!(locked.contains(&format!("sha256 = \"{actual}\"")), "{locked}");
+    let target = amplifier_loader::manifest::HOST_TARGET;
+    assert!(
+        locked.contains(&format!("artifact = \"{target}\"")),
+        "the lock says a prebuilt library was used:\n{locked}"
+    );
 
     write_plan(dir.path(), &format!("git+file://{}@bad#subdirectory=tool-echo", prebuilt.display()));
     let output = run(dir.path(), &[]);

@@ -428,9 +428,12 @@ fn files_under(dir: &Path) -> Vec<(PathBuf, String)> {
 /// new` writes a crate that names the SDK by version and no absolute path,
 /// `cargo test` runs its unit tests on the test kit against the SDK copy it
 /// carries, and `module validate` and a plan build it against the SDK the
-/// binary carries (in `$AMPLIFIER_HOME/sdk`).
+/// binary carries (in `$AMPLIFIER_HOME/sdk`). `module package` puts its
+/// source and library in one archive, which another machine's amplifier
+/// installs without cargo, refuses when the library was altered, and builds
+/// from source when the library is for another target.
 #[test]
-fn a_module_made_with_the_binary_alone_builds_tests_validates_and_runs() {
+fn a_module_made_with_the_binary_alone_builds_tests_validates_packages_installs_and_runs() {
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
@@ -483,10 +486,108 @@ fn a_module_made_with_the_binary_alone_builds_tests_validates_and_runs() {
         \x20       - {tool_calls: [{name: shout, arguments: {text: hi}}]}\n        - {text: done}\n\
         tools:\n  - {module: tool-shout, source: ./tool-shout, config: {prefix: \"> \"}}\n";
     std::fs::write(work.join("plan.yaml"), plan).unwrap();
-    let ran = run(&work, &amplifier, &["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]);
-    let post = json_lines(&ran)
-        .into_iter()
-        .find(|line| line["event"] == "tool:post")
-        .unwrap_or_else(|| panic!("no tool:post in\n{}", stdout(&ran)));
-    assert_eq!(post["data"]["result"]["output"], "> hi");
+    let shouted = |ran: &Output| {
+        let post = json_lines(ran)
+            .into_iter()
+            .find(|line| line["event"] == "tool:post")
+            .unwrap_or_else(|| panic!("no tool:post in\n{}", stdout(ran)));
+        assert_eq!(post["data"]["result"]["output"], "> hi");
+    };
+    shouted(&run(&work, &amplifier, &["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"]));
+
+    // Packaged, then installed on a machine without cargo.
+    let archive = work.join("tool-shout-0.1.0.tar.gz");
+    let packaged = run(&module, &amplifier, &["module", "package", ".", "--output", archive.to_str().unwrap()]);
+    let target = amplifier_loader::manifest::HOST_TARGET;
+    assert!(stdout(&packaged).contains(&format!("with its library for {target}")), "{}", stdout(&packaged));
+    let no_cargo = dir.path().join("empty-path");
+    std::fs::create_dir(&no_cargo).unwrap();
+    let elsewhere = |home: &Path, args: &[&str]| {
+        std::process::Command::new(&amplifier)
+            .args(args)
+            .current_dir(&work)
+            .env_clear()
+            .env("HOME", dir.path())
+            .env("PATH", &no_cargo)
+            .env("AMPLIFIER_HOME", home)
+            .output()
+            .unwrap()
+    };
+    let other_home = dir.path().join("other-home");
+    let installed = elsewhere(&other_home, &["module", "install", archive.to_str().unwrap()]);
+    assert!(installed.status.success(), "{}\n{}", stdout(&installed), stderr(&installed));
+    assert!(stderr(&installed).contains(&format!("Using the prebuilt library for {target}")), "{}", stderr(&installed));
+    assert!(stdout(&installed).contains("its library: the package's, prebuilt for"), "{}", stdout(&installed));
+    std::fs::write(work.join("installed.yaml"), plan.replace(", source: ./tool-shout", "")).unwrap();
+    let ran = elsewhere(&other_home, &["run", "--plan", "installed.yaml", "--output-format", "jsonl", "go"]);
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    shouted(&ran);
+    let lock = std::fs::read_to_string(work.join("amplifier.lock")).unwrap();
+    let entry = lock.split("[[module]]").find(|e| e.contains("plan = \"installed.yaml\"") && e.contains("tool-shout"));
+    assert!(entry.unwrap_or_default().contains(&format!("artifact = \"{target}\"")), "{lock}");
+
+    // From a URL.
+    let url = serve_once(std::fs::read(&archive).unwrap());
+    let fourth_home = dir.path().join("fourth-home");
+    let downloaded = elsewhere(&fourth_home, &["module", "install", &format!("{url}/tool-shout-0.1.0.tar.gz")]);
+    assert!(downloaded.status.success(), "{}", stderr(&downloaded));
+    assert!(stdout(&downloaded).contains("its library: the package's, prebuilt for"), "{}", stdout(&downloaded));
+    let record = std::fs::read_to_string(fourth_home.join("modules/tool-shout/0.1.0/install.json")).unwrap();
+    assert!(record.contains(&format!("\"artifact\": \"{target}\"")), "{record}");
+
+    // The same package with its library altered, and with a library for another target only.
+    let unpacked = dir.path().join("unpacked");
+    std::fs::create_dir(&unpacked).unwrap();
+    let tar = |args: &[&str]| assert!(std::process::Command::new("tar").args(args).status().unwrap().success());
+    tar(&["-xzf", archive.to_str().unwrap(), "-C", unpacked.to_str().unwrap()]);
+    let package_dir = unpacked.join("tool-shout-0.1.0");
+    let library = package_dir.join(format!("lib/{target}/libtool_shout.so"));
+    let original = std::fs::read(&library).unwrap();
+    let mut altered = original.clone();
+    altered.push(0);
+    std::fs::write(&library, &altered).unwrap();
+    let tampered = work.join("tampered.tar.gz");
+    tar(&["-czf", tampered.to_str().unwrap(), "-C", unpacked.to_str().unwrap(), "tool-shout-0.1.0"]);
+    let third_home = dir.path().join("third-home");
+    let refused = elsewhere(&third_home, &["module", "install", tampered.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("checksum mismatch for the prebuilt artifact"), "{}", stderr(&refused));
+    assert!(!third_home.join("modules/tool-shout").exists(), "nothing installed");
+
+    std::fs::write(&library, &original).unwrap();
+    let manifest = std::fs::read_to_string(package_dir.join("amplifier.toml")).unwrap();
+    std::fs::write(package_dir.join("amplifier.toml"), manifest.replace(target, "riscv64gc-unknown-linux-gnu"))
+        .unwrap();
+    let foreign = work.join("foreign.tar.gz");
+    tar(&["-czf", foreign.to_str().unwrap(), "-C", unpacked.to_str().unwrap(), "tool-shout-0.1.0"]);
+    let no_build = elsewhere(&third_home, &["module", "install", foreign.to_str().unwrap()]);
+    assert_eq!(no_build.status.code(), Some(1), "without cargo there is nothing to build with");
+    assert!(stderr(&no_build).contains("building from source"), "{}", stderr(&no_build));
+    assert!(stderr(&no_build).contains("cannot run cargo"), "{}", stderr(&no_build));
+    let built = run(&work, &amplifier, &["module", "install", foreign.to_str().unwrap()]);
+    assert!(
+        stderr(&built).contains("riscv64gc-unknown-linux-gnu (ABI 1)): building from source"),
+        "{}",
+        stderr(&built)
+    );
+    assert!(stdout(&built).contains("its library: built here"), "{}", stdout(&built));
+}
+
+/// Serves `body` to one HTTP request on a loopback port; the base URL.
+fn serve_once(body: Vec<u8>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+            line.clear();
+        }
+        let mut stream = reader.into_inner();
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+        let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
+    });
+    url
 }

@@ -1,6 +1,6 @@
 //! Records the compiler that built the host (plugins are cached per
-//! toolchain, and the host knows this without starting rustc at run time),
-//! and embeds the source of the SDK crates, so modules that depend on
+//! toolchain, and the host knows this without starting rustc at run time)
+//! and the target it runs on (prebuilt libraries are chosen by it), and embeds the source of the SDK crates, so modules that depend on
 //! `amplifier-sdk` by version build against this host's SDK wherever the
 //! binary is installed (`src/sdk_source.rs`).
 
@@ -21,6 +21,8 @@ fn main() {
         .unwrap_or_else(|| "unknown rustc".to_owned());
     println!("cargo:rustc-env=AMPLIFIER_HOST_RUSTC={}", version.trim());
     println!("cargo:rerun-if-env-changed=RUSTC");
+    // The triple prebuilt module libraries are matched against.
+    println!("cargo:rustc-env=AMPLIFIER_HOST_TARGET={}", std::env::var("TARGET").expect("TARGET"));
     embed_sdk();
 }
 

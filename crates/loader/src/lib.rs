@@ -23,6 +23,7 @@ pub mod isolation;
 pub mod library;
 pub mod lockfile;
 pub mod manifest;
+pub mod package;
 pub mod resolver;
 pub mod sdk_source;
 pub mod toml_file;
@@ -44,7 +45,7 @@ use crate::adapters::{
     PluginContext, PluginHook, PluginModule, PluginOrchestrator, PluginProvider, PluginResolver, PluginTool,
 };
 pub use crate::builder::Builder;
-use crate::manifest::Manifest;
+use crate::manifest::{HostArtifact, Manifest};
 pub use amplifier_models::amplifier_home;
 
 /// The host's module loader: the resolver chain, the build cache and the dylib loader.
@@ -178,6 +179,7 @@ impl DylibLoader {
     ) -> Result<(lockfile::Resolution, ModuleCode, Option<Manifest>), LoadError> {
         let (found, code, manifest) = self.prepare_found(spec, coordinator).await?;
         let at = &spec.field_path;
+        let mut artifact = None;
         let (source, commit, sha256) = match &code {
             // A built-in module is identified by the binary's version and its manifest.
             ModuleCode::Builtin(module) => {
@@ -185,6 +187,9 @@ impl DylibLoader {
                 ("builtin".to_owned(), None, lockfile::sha256_hex(identity.as_bytes()))
             }
             ModuleCode::Library { library, source } => {
+                if manifest.as_ref().and_then(Manifest::artifact).is_some_and(|prebuilt| prebuilt.library == *library) {
+                    artifact = Some(manifest::HOST_TARGET.to_owned());
+                }
                 let sha256 = lockfile::library_sha256(library, self.builder.cache_dir())
                     .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
                 match found.resolver.as_str() {
@@ -200,6 +205,7 @@ impl DylibLoader {
             source,
             commit,
             sha256,
+            artifact,
         };
         Ok((resolution, code, manifest))
     }
@@ -379,7 +385,10 @@ fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<Path
     let at = &spec.field_path;
     let manifest = Manifest::read_dir(module_dir)
         .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
-    let Some((artifact, expected)) = manifest.as_ref().and_then(Manifest::artifact) else { return Ok(None) };
+    let Some(HostArtifact { library: artifact, sha256: expected }) = manifest.as_ref().and_then(Manifest::artifact)
+    else {
+        return Ok(None);
+    };
     let actual = lockfile::sha256_file(&artifact)
         .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: prebuilt artifact: {err}")))?;
     if actual != expected {
@@ -403,7 +412,7 @@ impl ModuleLoader for DylibLoader {
                     self.resolve(spec, None).await
                 {
                     // A module with a prebuilt artifact is not built.
-                    if Manifest::read_dir(&path).ok().flatten().is_none_or(|m| m.module.artifact.is_none()) {
+                    if Manifest::read_dir(&path).ok().flatten().is_none_or(|m| m.artifact().is_none()) {
                         crates.push(path);
                     }
                 }

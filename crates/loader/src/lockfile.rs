@@ -10,6 +10,7 @@
 //! source = "git+https://example.org/org/tools@main#subdirectory=tool-echo"
 //! commit = "4f0c…"               # git sources only
 //! sha256 = "9a1e…"               # of the library that was loaded
+//! artifact = "x86_64-unknown-linux-gnu"   # a prebuilt library's target; absent when built here
 //! abi = 1                        # amplifier_abi::ABI_MAJOR
 //! protocol = 1                   # amplifier_abi::PROTOCOL_VERSION
 //! ```
@@ -83,6 +84,9 @@ pub struct Resolution {
     pub commit: Option<String>,
     /// sha256 of the library that was (or would be) opened.
     pub sha256: String,
+    /// The target of the prebuilt library used (`[artifacts.<target>]`);
+    /// `None` when the library was built here.
+    pub artifact: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,6 +100,8 @@ pub struct LockEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
     pub sha256: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<String>,
     pub abi: u32,
     pub protocol: u32,
 }
@@ -109,6 +115,7 @@ impl LockEntry {
             source: resolution.source.clone(),
             commit: resolution.commit.clone(),
             sha256: resolution.sha256.clone(),
+            artifact: resolution.artifact.clone(),
             abi: amplifier_abi::ABI_MAJOR,
             protocol: amplifier_abi::PROTOCOL_VERSION,
         }
@@ -369,6 +376,7 @@ mod tests {
             source: format!("git+file:///r@main#subdirectory={name}"),
             commit: commit.map(str::to_owned),
             sha256: sha.into(),
+            artifact: None,
         }
     }
 

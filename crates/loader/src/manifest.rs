@@ -7,8 +7,6 @@
 //! version = "0.1.0"
 //! abi = 1
 //! description = "…"
-//! # artifact = "libtool_echo.so"   # optional: a prebuilt library used instead of
-//! # sha256 = "<hex>"               # building the crate, checked against sha256
 //!
 //! [config_schema]          # JSON Schema of the module's `config`, as TOML
 //! type = "object"
@@ -16,6 +14,14 @@
 //! [config_compat]          # upstream Amplifier's keys for this module (optional)
 //! aliases = { session_log_template = "path" }   # its name for a key we call otherwise
 //! ignored = { auto_discover = "why it means nothing here" }
+//!
+//! # optional: prebuilt libraries by target triple (`amplifier module package`
+//! # writes them), used instead of building the crate on a machine of that
+//! # target and ABI, once the library's sha256 matched
+//! [artifacts.x86_64-unknown-linux-gnu]
+//! library = "lib/x86_64-unknown-linux-gnu/libtool_echo.so"
+//! sha256 = "<hex>"
+//! abi = 1
 //! ```
 //!
 //! The loader reads it before opening the library, so a module mounted as the
@@ -24,25 +30,32 @@
 //! loader fills it in for a key the plan leaves out
 //! ([`amplifier_protocol::config::apply_defaults`]).
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::toml_file::{self, TomlFileError};
 use serde_json::Value;
 
 pub const MANIFEST_FILE: &str = "amplifier.toml";
 
+/// The target triple this host was built for: the key of the prebuilt
+/// library it can use.
+pub const HOST_TARGET: &str = env!("AMPLIFIER_HOST_TARGET");
+
+/// This machine as prebuilt libraries are chosen for it: `<target> with ABI <major>`.
+pub fn host_platform() -> String {
+    format!("{HOST_TARGET} with ABI {}", amplifier_abi::ABI_MAJOR)
+}
+
 /// An `amplifier.toml` that cannot be read or is invalid; `path` names it.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
     #[error(transparent)]
     File(#[from] TomlFileError),
-    #[error(
-        "{}: module.artifact and module.sha256 go together (a prebuilt library is used only with its checksum)",
-        path.display()
-    )]
-    ArtifactWithoutChecksum { path: PathBuf },
+    #[error("{}: artifacts.{target}.library must be a relative path inside the module's directory", path.display())]
+    ArtifactOutside { path: PathBuf, target: String },
     #[error(
         "{}: unknown kind '{kind}' in module.kinds (expected one of: {})",
         path.display(),
@@ -60,8 +73,30 @@ pub struct Manifest {
     /// What a config written for upstream's module of the same name means here.
     #[serde(default)]
     pub config_compat: ConfigCompat,
+    /// Prebuilt libraries, by target triple.
+    #[serde(default)]
+    pub artifacts: BTreeMap<String, Artifact>,
     #[serde(skip)]
     pub path: PathBuf,
+}
+
+/// One prebuilt library of a module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Artifact {
+    /// The library, relative to the manifest's directory.
+    pub library: String,
+    /// sha256 (hex) of the library, checked before it is opened.
+    pub sha256: String,
+    /// The ABI major it was built for.
+    pub abi: u32,
+}
+
+/// The prebuilt library a host can use: its path and expected sha256.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostArtifact {
+    pub library: PathBuf,
+    pub sha256: String,
 }
 
 /// Upstream's config keys, by dotted path (`ui.show_tool_lines`): renamed
@@ -85,13 +120,6 @@ pub struct ModuleSection {
     pub abi: u32,
     #[serde(default)]
     pub description: String,
-    /// A prebuilt library shipped with the module (relative to this file's
-    /// directory), used instead of building the crate; needs `sha256`.
-    #[serde(default)]
-    pub artifact: Option<String>,
-    /// sha256 (hex) of `artifact`, checked before it is opened.
-    #[serde(default)]
-    pub sha256: Option<String>,
 }
 
 impl Manifest {
@@ -107,11 +135,14 @@ impl Manifest {
         toml_file::parse::<Manifest>(text, &path)?.checked(path)
     }
 
-    /// What TOML cannot say: the artifact and its checksum go together, and
-    /// every kind is one amplifier knows.
+    /// What TOML cannot say: an artifact stays inside the module's
+    /// directory, and every kind is one amplifier knows.
     fn checked(mut self, path: PathBuf) -> Result<Manifest, ManifestError> {
-        if self.module.artifact.is_some() != self.module.sha256.is_some() {
-            return Err(ManifestError::ArtifactWithoutChecksum { path });
+        for (target, artifact) in &self.artifacts {
+            let inside = Path::new(&artifact.library).components().all(|c| matches!(c, Component::Normal(_)));
+            if !inside || artifact.library.is_empty() {
+                return Err(ManifestError::ArtifactOutside { path, target: target.clone() });
+            }
         }
         if let Some(kind) = self.module.kinds.iter().find(|k| !amplifier_abi::kind::ALL.contains(&k.as_str())) {
             return Err(ManifestError::UnknownKind { path, kind: kind.clone() });
@@ -120,10 +151,22 @@ impl Manifest {
         Ok(self)
     }
 
-    /// The prebuilt library this manifest names and its expected sha256.
-    pub fn artifact(&self) -> Option<(PathBuf, String)> {
+    /// The prebuilt library for this host: built for its target triple and
+    /// its ABI major.
+    pub fn artifact(&self) -> Option<HostArtifact> {
+        let artifact = self.artifacts.get(HOST_TARGET).filter(|a| a.abi == amplifier_abi::ABI_MAJOR)?;
         let dir = self.path.parent()?;
-        Some((dir.join(self.module.artifact.as_ref()?), self.module.sha256.as_ref()?.to_ascii_lowercase()))
+        Some(HostArtifact { library: dir.join(&artifact.library), sha256: artifact.sha256.to_ascii_lowercase() })
+    }
+
+    /// The targets (and ABIs) this manifest has prebuilt libraries for, for messages.
+    pub fn artifact_targets(&self) -> String {
+        let targets: Vec<String> =
+            self.artifacts.iter().map(|(target, artifact)| format!("{target} (ABI {})", artifact.abi)).collect();
+        match targets.is_empty() {
+            true => "none".to_owned(),
+            false => targets.join(", "),
+        }
     }
 
     /// The config schema as JSON.
@@ -164,16 +207,28 @@ mod tests {
     }
 
     #[test]
-    fn an_artifact_comes_with_its_checksum() {
+    fn the_hosts_artifact_is_the_one_of_its_target_and_abi() {
         let dir = tempfile::tempdir().unwrap();
         let head = "[module]\nname = \"x\"\nkinds = [\"tool\"]\nversion = \"1.0.0\"\nabi = 1\n";
-        std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}artifact = \"libx.so\"\nsha256 = \"AB12\"\n"))
-            .unwrap();
+        let write =
+            |artifacts: &str| std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}{artifacts}")).unwrap();
+        write(&format!(
+            "[artifacts.{HOST_TARGET}]\nlibrary = \"lib/libx.so\"\nsha256 = \"AB12\"\nabi = 1\n\
+             [artifacts.riscv64gc-unknown-linux-gnu]\nlibrary = \"lib/riscv/libx.so\"\nsha256 = \"cd\"\nabi = 1\n"
+        ));
         let manifest = Manifest::read_dir(dir.path()).unwrap().unwrap();
-        assert_eq!(manifest.artifact(), Some((dir.path().join("libx.so"), "ab12".to_owned())));
-        std::fs::write(dir.path().join(MANIFEST_FILE), format!("{head}artifact = \"libx.so\"\n")).unwrap();
+        let expected = HostArtifact { library: dir.path().join("lib/libx.so"), sha256: "ab12".to_owned() };
+        assert_eq!(manifest.artifact(), Some(expected));
+        assert!(manifest.artifact_targets().contains("riscv64gc-unknown-linux-gnu (ABI 1)"));
+
+        write(&format!("[artifacts.{HOST_TARGET}]\nlibrary = \"libx.so\"\nsha256 = \"ab\"\nabi = 99\n"));
+        assert_eq!(Manifest::read_dir(dir.path()).unwrap().unwrap().artifact(), None, "another ABI");
+        write("[artifacts.t]\nlibrary = \"../libx.so\"\nsha256 = \"ab\"\nabi = 1\n");
         let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
-        assert!(err.contains("module.artifact and module.sha256 go together"), "{err}");
+        assert!(err.contains("artifacts.t.library must be a relative path inside"), "{err}");
+        write("[artifacts.t]\nlibrary = \"libx.so\"\nabi = 1\n");
+        let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("sha256"), "{err}");
     }
 
     /// What the loader does with a manifest's schema and a plan's config.

@@ -30,7 +30,7 @@ pub fn classify(path: &Path) -> Option<ResolvedSource> {
     }
     // A module directory whose amplifier.toml names a prebuilt artifact: the
     // loader checks the artifact's sha256 instead of building.
-    if Manifest::read_dir(path).ok().flatten().is_some_and(|m| m.module.artifact.is_some()) {
+    if Manifest::read_dir(path).ok().flatten().is_some_and(|m| m.artifact().is_some()) {
         return Some(ResolvedSource::Crate { path: path.to_owned() });
     }
     // An installed module: a directory holding its built library.
@@ -45,15 +45,25 @@ pub fn classify(path: &Path) -> Option<ResolvedSource> {
 fn resolved(path: &Path, resolver: &str, origin: String) -> Result<ResolvedModule, ResolveError> {
     let canonical = path.canonicalize();
     let path = canonical.as_deref().unwrap_or(path);
-    match classify(path) {
-        Some(source) => Ok(ResolvedModule { source, resolver: resolver.to_owned(), origin }),
-        None if path.exists() => Err(ResolveError::Failed(format!(
-            "{origin}: {} is neither a module library ({}) nor a plugin crate (no Cargo.toml)",
-            path.display(),
-            std::env::consts::DLL_SUFFIX
-        ))),
-        None => Err(ResolveError::Failed(format!("{origin}: {} does not exist", path.display()))),
+    if let Some(source) = classify(path) {
+        return Ok(ResolvedModule { source, resolver: resolver.to_owned(), origin });
     }
+    if let Some(manifest) = Manifest::read_dir(path).ok().flatten().filter(|m| !m.artifacts.is_empty()) {
+        return Err(ResolveError::Failed(format!(
+            "{origin}: {} has prebuilt libraries for {}, none for this machine ({}), and no crate to build from",
+            path.display(),
+            manifest.artifact_targets(),
+            crate::manifest::host_platform()
+        )));
+    }
+    if !path.exists() {
+        return Err(ResolveError::Failed(format!("{origin}: {} does not exist", path.display())));
+    }
+    Err(ResolveError::Failed(format!(
+        "{origin}: {} is neither a module library ({}) nor a plugin crate (no Cargo.toml)",
+        path.display(),
+        std::env::consts::DLL_SUFFIX
+    )))
 }
 
 /// `AMPLIFIER_MODULE_<ID>=path` overrides everything in the plan.

@@ -7,19 +7,22 @@ use std::path::{Path, PathBuf};
 
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::ResolvedSource;
-use amplifier_loader::manifest::{Manifest, MANIFEST_FILE};
+use amplifier_loader::lockfile::sha256_file;
+use amplifier_loader::manifest::{Manifest, HOST_TARGET, MANIFEST_FILE};
 use amplifier_loader::resolver::Installed;
 use amplifier_loader::{amplifier_home, builtin, DylibLoader, ModuleCode};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
+use super::package;
 use crate::error::{CliError, CliResult};
 
 const INSTALL_RECORD: &str = "install.json";
 
 #[derive(Args)]
 pub struct InstallArgs {
-    /// A plugin crate directory, a built library, or a git source (`git+https://…`).
+    /// A plugin crate directory, a built library, a package (`.tar.gz`, from
+    /// `amplifier module package`) or its `https://` URL, or a git source (`git+https://…`).
     source: String,
 }
 
@@ -50,6 +53,10 @@ pub struct RemoveArgs {
 struct InstallRecord {
     source: String,
     library: String,
+    /// The target of the package's prebuilt library, when that was
+    /// installed; absent when the library was built here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    artifact: Option<String>,
 }
 
 /// One installed version of a module.
@@ -196,10 +203,21 @@ pub fn install(args: InstallArgs) -> CliResult {
     let runtime = crate::hosting::runtime()?;
     let home = amplifier_home();
     let loader = DylibLoader::new(std::env::current_dir().ok(), &home);
-    let spec = ModuleSpec {
-        source: Some(args.source.clone()),
-        field_path: "source".to_owned(),
-        ..ModuleSpec::new(id_from_source(&args.source))
+    let spec = match package::is_package(&args.source) {
+        true => {
+            let module = package::unpacked(&args.source, &home)?;
+            let manifest = Manifest::read_dir(&module).map_err(CliError::failed)?.expect("an unpacked package's");
+            ModuleSpec {
+                source: Some(module.display().to_string()),
+                field_path: "source".to_owned(),
+                ..ModuleSpec::new(manifest.module.name)
+            }
+        }
+        false => ModuleSpec {
+            source: Some(args.source.clone()),
+            field_path: "source".to_owned(),
+            ..ModuleSpec::new(id_from_source(&args.source))
+        },
     };
     let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
         Ok((ModuleCode::Library { library, .. }, manifest)) => (library, manifest),
@@ -225,6 +243,11 @@ pub fn install(args: InstallArgs) -> CliResult {
     }
     // Refuse what this amplifier could not load (another ABI, not a plugin).
     amplifier_loader::library::open(&library, name).map_err(CliError::failed)?;
+    // The package's prebuilt library (its checksum checked before it was opened), or one built here.
+    let prebuilt = manifest
+        .artifact()
+        .map(|artifact| artifact.sha256)
+        .filter(|sha256| sha256_file(&library).is_ok_and(|actual| actual == *sha256));
     let local = Path::new(&args.source);
     let source = match local.exists() {
         true => local.canonicalize().map(|p| p.display().to_string()).unwrap_or_else(|_| args.source.clone()),
@@ -232,23 +255,39 @@ pub fn install(args: InstallArgs) -> CliResult {
     };
     let module_dir = home.join("modules").join(name);
     let target = module_dir.join(version);
-    place(&module_dir, &target, &library, &manifest, source)?;
+    place(&module_dir, &target, &library, &manifest, source, prebuilt.as_deref())?;
     println!("Installed {name} {version} ({}) in {}", manifest.module.kinds.join(", "), target.display());
+    match prebuilt {
+        Some(_) => println!("  its library: the package's, prebuilt for {HOST_TARGET}"),
+        None => println!("  its library: built here"),
+    }
     Ok(())
 }
 
 /// Writes the module into a staging directory, then renames it into place,
-/// so a reader never sees half an installation.
-fn place(module_dir: &Path, target: &Path, library: &Path, manifest: &Manifest, source: String) -> CliResult {
+/// so a reader never sees half an installation. `prebuilt` is the sha256 of
+/// a package's prebuilt library, which the installed manifest keeps so that
+/// every load checks it.
+fn place(
+    module_dir: &Path,
+    target: &Path,
+    library: &Path,
+    manifest: &Manifest,
+    source: String,
+    prebuilt: Option<&str>,
+) -> CliResult {
     let version = target.file_name().unwrap_or_default().to_string_lossy();
     let staging = module_dir.join(format!(".{version}.partial-{}", std::process::id()));
     let library_name = library.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let record = InstallRecord { source, library: library_name.clone() };
+    let installed_manifest =
+        amplifier_loader::package::installed_manifest(manifest, &library_name, prebuilt).map_err(CliError::failed)?;
+    let artifact = prebuilt.map(|_| HOST_TARGET.to_owned());
+    let record = InstallRecord { source, library: library_name.clone(), artifact };
     let result = (|| -> std::io::Result<()> {
         let _ = std::fs::remove_dir_all(&staging);
         std::fs::create_dir_all(&staging)?;
         std::fs::copy(library, staging.join(&library_name))?;
-        std::fs::copy(&manifest.path, staging.join(MANIFEST_FILE))?;
+        std::fs::write(staging.join(MANIFEST_FILE), &installed_manifest)?;
         std::fs::write(staging.join(INSTALL_RECORD), serde_json::to_vec_pretty(&record).unwrap_or_default())?;
         if target.exists() {
             std::fs::remove_dir_all(target)?;
@@ -374,6 +413,9 @@ pub fn show(args: ShowArgs) -> CliResult {
         if let Some(record) = &module.record {
             println!("  source:      {}", record.source);
             println!("  library:     {}", record.library);
+            if let Some(target) = &record.artifact {
+                println!("  prebuilt:    for {target}, from the package");
+            }
         }
         println!("  location:    {}", module.dir.display());
     }

@@ -5,6 +5,7 @@
 
 mod installed;
 mod new;
+mod package;
 mod validate;
 
 use amplifier_kernel::plan::ModuleKind;
@@ -24,7 +25,9 @@ enum ModuleCommand {
     Validate(validate::ValidateArgs),
     /// Create a module crate (tool, provider, hook, orchestrator or context) that passes `validate`.
     New(new::NewArgs),
-    /// Build a module and install it into $AMPLIFIER_HOME/modules/<name>/<version>/.
+    /// Package a module: its source and its library prebuilt for this machine, in one archive.
+    Package(package::PackageArgs),
+    /// Install a module into $AMPLIFIER_HOME/modules/<name>/<version>/ (a package's prebuilt library, or built).
     Install(installed::InstallArgs),
     /// List installed modules (and, with --plan, the modules of a plan).
     List(installed::ListArgs),
@@ -62,6 +65,7 @@ pub fn run(args: ModuleArgs) -> CliResult {
     match args.command {
         ModuleCommand::Validate(args) => validate::run(args),
         ModuleCommand::New(args) => new::run(args),
+        ModuleCommand::Package(args) => package::run(args),
         ModuleCommand::Install(args) => installed::install(args),
         ModuleCommand::List(args) => installed::list(args),
         ModuleCommand::Show(args) => installed::show(args),
