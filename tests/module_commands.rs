@@ -502,10 +502,13 @@ fn a_module_made_with_the_binary_alone_builds_tests_validates_packages_installs_
     assert!(stdout(&packaged).contains(&format!("with its library for {target}")), "{}", stdout(&packaged));
     let no_cargo = dir.path().join("empty-path");
     std::fs::create_dir(&no_cargo).unwrap();
+    // Another machine's working directory, without the crate in it.
+    let machine = dir.path().join("machine");
+    std::fs::create_dir(&machine).unwrap();
     let elsewhere = |home: &Path, args: &[&str]| {
         std::process::Command::new(&amplifier)
             .args(args)
-            .current_dir(&work)
+            .current_dir(&machine)
             .env_clear()
             .env("HOME", dir.path())
             .env("PATH", &no_cargo)
@@ -518,11 +521,11 @@ fn a_module_made_with_the_binary_alone_builds_tests_validates_packages_installs_
     assert!(installed.status.success(), "{}\n{}", stdout(&installed), stderr(&installed));
     assert!(stderr(&installed).contains(&format!("Using the prebuilt library for {target}")), "{}", stderr(&installed));
     assert!(stdout(&installed).contains("its library: the package's, prebuilt for"), "{}", stdout(&installed));
-    std::fs::write(work.join("installed.yaml"), plan.replace(", source: ./tool-shout", "")).unwrap();
+    std::fs::write(machine.join("installed.yaml"), plan.replace(", source: ./tool-shout", "")).unwrap();
     let ran = elsewhere(&other_home, &["run", "--plan", "installed.yaml", "--output-format", "jsonl", "go"]);
     assert!(ran.status.success(), "{}", stderr(&ran));
     shouted(&ran);
-    let lock = std::fs::read_to_string(work.join("amplifier.lock")).unwrap();
+    let lock = std::fs::read_to_string(machine.join("amplifier.lock")).unwrap();
     let entry = lock.split("[[module]]").find(|e| e.contains("plan = \"installed.yaml\"") && e.contains("tool-shout"));
     assert!(entry.unwrap_or_default().contains(&format!("artifact = \"{target}\"")), "{lock}");
 
@@ -534,6 +537,88 @@ fn a_module_made_with_the_binary_alone_builds_tests_validates_packages_installs_
     assert!(stdout(&downloaded).contains("its library: the package's, prebuilt for"), "{}", stdout(&downloaded));
     let record = std::fs::read_to_string(fourth_home.join("modules/tool-shout/0.1.0/install.json")).unwrap();
     assert!(record.contains(&format!("\"artifact\": \"{target}\"")), "{record}");
+
+    // Published in an index, found and added by name: from a directory, a git repository, a URL.
+    let index = work.join("index");
+    let published = run(&module, &amplifier, &["module", "package", ".", "--index", index.to_str().unwrap()]);
+    assert!(stdout(&published).contains("Published in the index"), "{}", stdout(&published));
+    let entry = std::fs::read_to_string(index.join("tool-shout.toml")).unwrap();
+    assert!(entry.contains(&format!("[versions.artifacts.{target}]")), "{entry}");
+    let found = elsewhere(&fourth_home, &["module", "search", "shout", "tool", "--index", index.to_str().unwrap()]);
+    assert!(found.status.success(), "{}", stderr(&found));
+    let listed = stdout(&found);
+    assert!(
+        listed.lines().any(|l| l.trim_start().starts_with("tool-shout") && l.contains("0.1.0") && l.contains("yes")),
+        "{listed}"
+    );
+    let nothing = elsewhere(&fourth_home, &["module", "search", "weather", "--index", index.to_str().unwrap()]);
+    assert!(stdout(&nothing).contains("No module matches weather"), "{}", stdout(&nothing));
+
+    let bare = "session:\n  orchestrator: {module: loop-basic}\n  context: {module: context-simple}\n\
+        providers:\n  - module: provider-scripted\n    config:\n      script:\n\
+        \x20       - {tool_calls: [{name: shout, arguments: {text: hi}}]}\n        - {text: done}\n";
+    std::fs::write(machine.join("added.yaml"), bare).unwrap();
+    let fifth_home = dir.path().join("fifth-home");
+    let added = elsewhere(
+        &fifth_home,
+        &["module", "add", "tool-shout@0.1.0", "--index", index.to_str().unwrap(), "--plan", "added.yaml"],
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert!(stdout(&added).contains("Added tool-shout 0.1.0 to added.yaml (under `tools:`)"), "{}", stdout(&added));
+    let again = elsewhere(
+        &fifth_home,
+        &["module", "add", "tool-shout", "--index", index.to_str().unwrap(), "--plan", "added.yaml"],
+    );
+    assert!(stdout(&again).contains("names tool-shout already"), "{}\n{}", stdout(&again), stderr(&again));
+    let plan_text = std::fs::read_to_string(machine.join("added.yaml")).unwrap();
+    assert_eq!(plan_text.matches("module: tool-shout").count(), 1, "{plan_text}");
+    // Without --plan: the plan `amplifier run` uses, the built-in one copied first.
+    let to_default = elsewhere(&fifth_home, &["module", "add", "tool-shout", "--index", index.to_str().unwrap()]);
+    assert!(to_default.status.success(), "{}", stderr(&to_default));
+    let copy = fifth_home.join("plan.yaml");
+    assert!(
+        stdout(&to_default).contains(&format!("The default plan is now {}", copy.display())),
+        "{}",
+        stdout(&to_default)
+    );
+    let default_plan = std::fs::read_to_string(&copy).unwrap();
+    assert!(default_plan.contains("  - module: tool-filesystem") && default_plan.contains("  - module: tool-shout\n"));
+    let shown = elsewhere(&fifth_home, &["config", "show"]);
+    assert!(stdout(&shown).contains(&copy.display().to_string()), "{}", stdout(&shown));
+    // The tool's default config has no prefix: the model gets the text back.
+    let ran = elsewhere(&fifth_home, &["run", "--plan", "added.yaml", "--output-format", "jsonl", "go"]);
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    assert!(json_lines(&ran).iter().any(|l| l["event"] == "tool:post" && l["data"]["result"]["output"] == "hi"));
+
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git").args(args).current_dir(&index).status().unwrap();
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "-A"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "index"]);
+    let git_index = format!("git+file://{}@main", index.display());
+    let found = elsewhere(&fifth_home, &["module", "search", "shout", "--index", &git_index]);
+    assert!(stdout(&found).contains("tool-shout"), "{}\n{}", stdout(&found), stderr(&found));
+
+    let files: Vec<String> = ["index.toml", "tool-shout.toml", &format!("tool-shout-0.1.0-{target}.tar.gz")]
+        .iter()
+        .map(|name| (*name).to_owned())
+        .collect();
+    let url = serve_files(&index, &files);
+    let sixth_home = dir.path().join("sixth-home");
+    let from_url = elsewhere(&sixth_home, &["module", "install", "tool-shout", "--index", &format!("{url}/")]);
+    assert!(from_url.status.success(), "{}", stderr(&from_url));
+    assert!(stdout(&from_url).contains("its library: the package's, prebuilt for"), "{}", stdout(&from_url));
+
+    // An index whose checksum does not match its package is refused.
+    std::fs::write(index.join("tool-shout.toml"), entry.replace("sha256 = \"", "sha256 = \"00")).unwrap();
+    let refused = elsewhere(
+        &dir.path().join("seventh-home"),
+        &["module", "install", "tool-shout", "--index", index.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("says sha256 = 00"), "{}", stderr(&refused));
 
     // The same package with its library altered, and with a library for another target only.
     let unpacked = dir.path().join("unpacked");
@@ -588,6 +673,39 @@ fn serve_once(body: Vec<u8>) -> String {
         let mut stream = reader.into_inner();
         let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
         let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
+    });
+    url
+}
+
+/// Serves each of `files` (names in `dir`) at `/<name>`, one request each
+/// (in any order); the base URL.
+fn serve_files(dir: &Path, files: &[String]) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (dir, count) = (dir.to_owned(), files.len());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(count) {
+            let mut reader = BufReader::new(stream.unwrap());
+            let mut request = String::new();
+            reader.read_line(&mut request).unwrap();
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                line.clear();
+            }
+            let name = request.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_owned();
+            let mut stream = reader.into_inner();
+            let reply = match std::fs::read(dir.join(&name)) {
+                Ok(body) => [
+                    format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len())
+                        .into_bytes(),
+                    body,
+                ]
+                .concat(),
+                Err(_) => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+            };
+            let _ = stream.write_all(&reply);
+        }
     });
     url
 }

@@ -11,6 +11,7 @@ mod bundle;
 mod default_plan;
 mod error;
 mod hosting;
+mod http;
 mod line_editor;
 mod model;
 mod module;

@@ -42,6 +42,12 @@ const KNOWN: &[(&str, Option<&str>, &str, &str)] = &[
         "a larger tool result is kept as its beginning, the whole of it in a file (0: no limit)",
     ),
     ("approvals.always_allow", None, "[]", "questions answered \"Allow always\" (hooks-approval)"),
+    (
+        "module_indexes",
+        Some("AMPLIFIER_MODULE_INDEXES"),
+        "[]",
+        "module indexes `module search`, `add` and `install NAME` read: directories, `git+` URLs, `https://` URLs",
+    ),
 ];
 
 /// One effective setting and where it came from.

@@ -18,6 +18,7 @@ mod config;
 pub mod crash;
 pub mod git;
 pub mod host_service;
+pub mod index;
 #[cfg(unix)]
 pub mod isolation;
 pub mod library;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::ResolvedSource;
+use amplifier_loader::index::{safe_file_name, version_key};
 use amplifier_loader::lockfile::sha256_file;
 use amplifier_loader::manifest::{Manifest, HOST_TARGET, MANIFEST_FILE};
 use amplifier_loader::resolver::Installed;
@@ -22,8 +23,19 @@ const INSTALL_RECORD: &str = "install.json";
 #[derive(Args)]
 pub struct InstallArgs {
     /// A plugin crate directory, a built library, a package (`.tar.gz`, from
-    /// `amplifier module package`) or its `https://` URL, or a git source (`git+https://…`).
+    /// `amplifier module package`) or its `https://` URL, a git source
+    /// (`git+https://…`), or `NAME[@VERSION]` from the module indexes.
     source: String,
+    /// Read this index (a directory, a `git+` URL or an `https://` URL) instead of the `module_indexes` setting; repeatable.
+    #[arg(long = "index", value_name = "LOCATION")]
+    indexes: Vec<String>,
+}
+
+/// What `install` installed.
+pub struct Installation {
+    pub name: String,
+    pub version: String,
+    pub kinds: Vec<String>,
 }
 
 #[derive(Args)]
@@ -87,13 +99,6 @@ impl InstalledModule {
     }
 }
 
-/// A name or version usable as one path component.
-fn safe_component(text: &str) -> bool {
-    !text.is_empty()
-        && !text.starts_with('.')
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
-}
-
 /// A module id for resolving `source`: its last path component (of the
 /// `#subdirectory=` of a git source, when it has one), without `@ref`.
 fn id_from_source(source: &str) -> String {
@@ -115,10 +120,6 @@ fn id_from_source(source: &str) -> String {
     } else {
         last
     }
-}
-
-fn version_key(version: &str) -> Vec<u64> {
-    version.split(['.', '-', '+']).map(|p| p.parse().unwrap_or(0)).collect()
 }
 
 fn is_library(path: &Path) -> bool {
@@ -175,8 +176,11 @@ fn scan(dirs: &[PathBuf]) -> Vec<InstalledModule> {
     found
 }
 
-fn print_table(rows: &[[String; 5]]) {
-    let header = ["NAME", "KIND", "VERSION", "ABI", "SOURCE"].map(str::to_owned);
+const COLUMNS: [&str; 5] = ["NAME", "KIND", "VERSION", "ABI", "SOURCE"];
+
+/// Rows under `header`, each column as wide as its widest cell, indented.
+pub(super) fn print_table(header: [&str; 5], rows: &[[String; 5]]) {
+    let header = header.map(str::to_owned);
     let mut widths = header.clone().map(|h| h.chars().count());
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -189,23 +193,32 @@ fn print_table(rows: &[[String; 5]]) {
     }
 }
 
-pub fn install(args: InstallArgs) -> CliResult {
-    let built_in = |name: &str| {
-        CliError::usage(format!(
-            "'{name}' is built into amplifier: a plan names it without a `source`, nothing to install"
-        ))
+fn built_in(name: &str) -> CliError {
+    CliError::usage(format!("'{name}' is built into amplifier: a plan names it without a `source`, nothing to install"))
         .hint("to install another build of it, give its crate directory or library")
-    };
-    // A name, not a path: someone who read `amplifier module list`.
+}
+
+pub fn install(args: InstallArgs) -> CliResult {
+    // A name, not a path: someone who read `amplifier module list`, or an index.
     if !Path::new(&args.source).exists() && builtin::find(&args.source).is_some() {
         return Err(built_in(&args.source));
     }
+    match super::add::is_name(&args.source) {
+        true => super::add::install_named(&args.source, &args.indexes).map(drop),
+        false => install_source(&args.source, None, None).map(drop),
+    }
+}
+
+/// Installs what `source` names (relative to `base_dir`, else the current
+/// directory); install.json records `recorded`, else the source.
+pub fn install_source(source: &str, base_dir: Option<&Path>, recorded: Option<String>) -> CliResult<Installation> {
     let runtime = crate::hosting::runtime()?;
     let home = amplifier_home();
-    let loader = DylibLoader::new(std::env::current_dir().ok(), &home);
-    let spec = match package::is_package(&args.source) {
+    let base_dir = base_dir.map(Path::to_owned).or_else(|| std::env::current_dir().ok());
+    let loader = DylibLoader::new(base_dir, &home);
+    let spec = match package::is_package(source) {
         true => {
-            let module = package::unpacked(&args.source, &home)?;
+            let module = package::unpacked(source, &home)?;
             let manifest = Manifest::read_dir(&module).map_err(CliError::failed)?.expect("an unpacked package's");
             ModuleSpec {
                 source: Some(module.display().to_string()),
@@ -214,9 +227,9 @@ pub fn install(args: InstallArgs) -> CliResult {
             }
         }
         false => ModuleSpec {
-            source: Some(args.source.clone()),
+            source: Some(source.to_owned()),
             field_path: "source".to_owned(),
-            ..ModuleSpec::new(id_from_source(&args.source))
+            ..ModuleSpec::new(id_from_source(source))
         },
     };
     let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
@@ -229,13 +242,12 @@ pub fn install(args: InstallArgs) -> CliResult {
     };
     let manifest = manifest.ok_or_else(|| {
         CliError::failed(format!(
-            "{} has no {MANIFEST_FILE}: a module needs one (name, version, kinds) to be installed",
-            args.source
+            "{source} has no {MANIFEST_FILE}: a module needs one (name, version, kinds) to be installed"
         ))
         .hint(format!("`amplifier module new` writes a crate with its {MANIFEST_FILE}"))
     })?;
     let (name, version) = (manifest.module.name.as_str(), manifest.module.version.as_str());
-    if !safe_component(name) || !safe_component(version) {
+    if !safe_file_name(name) || !safe_file_name(version) {
         return Err(CliError::failed(format!(
             "{}: module name '{name}' or version '{version}' cannot name a directory",
             manifest.path.display()
@@ -248,20 +260,20 @@ pub fn install(args: InstallArgs) -> CliResult {
         .artifact()
         .map(|artifact| artifact.sha256)
         .filter(|sha256| sha256_file(&library).is_ok_and(|actual| actual == *sha256));
-    let local = Path::new(&args.source);
-    let source = match local.exists() {
-        true => local.canonicalize().map(|p| p.display().to_string()).unwrap_or_else(|_| args.source.clone()),
-        false => args.source.clone(),
-    };
+    let local = Path::new(source);
+    let recorded = recorded.unwrap_or_else(|| match local.exists() {
+        true => local.canonicalize().map(|p| p.display().to_string()).unwrap_or_else(|_| source.to_owned()),
+        false => source.to_owned(),
+    });
     let module_dir = home.join("modules").join(name);
     let target = module_dir.join(version);
-    place(&module_dir, &target, &library, &manifest, source, prebuilt.as_deref())?;
+    place(&module_dir, &target, &library, &manifest, recorded, prebuilt.as_deref())?;
     println!("Installed {name} {version} ({}) in {}", manifest.module.kinds.join(", "), target.display());
     match prebuilt {
         Some(_) => println!("  its library: the package's, prebuilt for {HOST_TARGET}"),
         None => println!("  its library: built here"),
     }
-    Ok(())
+    Ok(Installation { name: name.to_owned(), version: version.to_owned(), kinds: manifest.module.kinds.clone() })
 }
 
 /// Writes the module into a staging directory, then renames it into place,
@@ -309,7 +321,7 @@ pub fn list(args: ListArgs) -> CliResult {
     if installed.is_empty() {
         println!("  (none)");
     } else {
-        print_table(&installed.iter().map(InstalledModule::row).collect::<Vec<_>>());
+        print_table(COLUMNS, &installed.iter().map(InstalledModule::row).collect::<Vec<_>>());
     }
     println!(
         "Built-in modules (amplifier {}; an installed module or a `source` of the same name wins):",
@@ -331,7 +343,7 @@ pub fn list(args: ListArgs) -> CliResult {
     if builtins.is_empty() {
         println!("  (none)");
     } else {
-        print_table(&builtins);
+        print_table(COLUMNS, &builtins);
     }
     let Some(plan_path) = args.plan else { return Ok(()) };
     let parsed = amplifier_host::parse_plan(&plan_path, false)?;
@@ -385,7 +397,7 @@ pub fn list(args: ListArgs) -> CliResult {
         rows.push(row);
     }
     println!("Modules of {}:", plan_path.display());
-    print_table(&rows);
+    print_table(COLUMNS, &rows);
     Ok(())
 }
 
@@ -462,7 +474,7 @@ fn print_manifest(manifest: &Manifest) {
 
 pub fn remove(args: RemoveArgs) -> CliResult {
     let modules = amplifier_home().join("modules");
-    if !safe_component(&args.name) || args.version.as_deref().is_some_and(|v| !safe_component(v)) {
+    if !safe_file_name(&args.name) || args.version.as_deref().is_some_and(|v| !safe_file_name(v)) {
         let what = args.version.as_deref().unwrap_or(&args.name);
         return Err(CliError::usage(format!("'{what}' is not a module name or version")));
     }
@@ -508,7 +520,7 @@ mod tests {
 
     #[test]
     fn names_stay_one_path_component() {
-        assert!(safe_component("tool-echo") && safe_component("1.2.0-beta+1"));
-        assert!(!safe_component("../x") && !safe_component(".hidden") && !safe_component("a/b"));
+        assert!(safe_file_name("tool-echo") && safe_file_name("1.2.0-beta+1"));
+        assert!(!safe_file_name("../x") && !safe_file_name(".hidden") && !safe_file_name("a/b"));
     }
 }

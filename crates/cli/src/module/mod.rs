@@ -3,6 +3,7 @@
 //! Thin: validation lives in `amplifier_conformance`, resolution and
 //! building in the loader; this prints and picks exit codes.
 
+mod add;
 mod installed;
 mod new;
 mod package;
@@ -29,6 +30,10 @@ enum ModuleCommand {
     Package(package::PackageArgs),
     /// Install a module into $AMPLIFIER_HOME/modules/<name>/<version>/ (a package's prebuilt library, or built).
     Install(installed::InstallArgs),
+    /// Find modules in the module indexes.
+    Search(add::SearchArgs),
+    /// Install a module (from the module indexes by name) and add it to a plan.
+    Add(add::AddArgs),
     /// List installed modules (and, with --plan, the modules of a plan).
     List(installed::ListArgs),
     /// Show the installed versions of a module.
@@ -67,6 +72,8 @@ pub fn run(args: ModuleArgs) -> CliResult {
         ModuleCommand::New(args) => new::run(args),
         ModuleCommand::Package(args) => package::run(args),
         ModuleCommand::Install(args) => installed::install(args),
+        ModuleCommand::Search(args) => add::search(args),
+        ModuleCommand::Add(args) => add::add(args),
         ModuleCommand::List(args) => installed::list(args),
         ModuleCommand::Show(args) => installed::show(args),
         ModuleCommand::Remove(args) => installed::remove(args),

@@ -2,20 +2,15 @@
 //! its library prebuilt for this machine's target (`amplifier_loader::package`),
 //! and the other half, a package (a file or a URL) made ready for `install`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use amplifier_loader::builder::Builder;
 use amplifier_loader::lockfile::sha256_file;
 use amplifier_loader::manifest::{host_platform, Manifest, HOST_TARGET, MANIFEST_FILE};
-use amplifier_loader::{amplifier_home, library, package};
+use amplifier_loader::{amplifier_home, index, library, package};
 use clap::Args;
 
 use crate::error::{CliError, CliResult};
-
-/// A package downloaded is refused past this size.
-const MAX_DOWNLOAD_BYTES: u64 = 1 << 30;
 
 #[derive(Args)]
 pub struct PackageArgs {
@@ -24,6 +19,10 @@ pub struct PackageArgs {
     /// Where to write the package (default: ./<name>-<version>.tar.gz).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Publish the package in this local module index (a directory, created if need be):
+    /// the package goes in as <name>-<version>-<target>.tar.gz and the module's entry records it.
+    #[arg(long, value_name = "DIR")]
+    index: Option<PathBuf>,
 }
 
 pub fn run(args: PackageArgs) -> CliResult {
@@ -44,7 +43,15 @@ pub fn run(args: PackageArgs) -> CliResult {
     let library = Builder::new(&amplifier_home()).library_for(dir).map_err(CliError::failed)?;
     // What this amplifier cannot open, no other of its ABI can.
     library::open(&library, &manifest.module.name).map_err(CliError::failed)?;
-    let out = args.output.unwrap_or_else(|| PathBuf::from(package::file_name(&manifest)));
+    let out = match (args.output, &args.index) {
+        (Some(out), _) => out,
+        (None, Some(index)) => index.join(index::package_file_name(&manifest)),
+        (None, None) => PathBuf::from(package::file_name(&manifest)),
+    };
+    if let Some(parent) = out.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|err| CliError::failed(format!("cannot create {}: {err}", parent.display())))?;
+    }
     let written = package::write(dir, &manifest, &library, &out).map_err(CliError::failed)?;
     println!(
         "Packaged {} {} ({}) with its library for {HOST_TARGET}: {}",
@@ -54,6 +61,10 @@ pub fn run(args: PackageArgs) -> CliResult {
         written.path.display()
     );
     println!("  sha256 {}", written.sha256);
+    if let Some(index_dir) = &args.index {
+        let entry = index::publish(index_dir, &manifest, &written.path, &written.sha256).map_err(CliError::failed)?;
+        println!("Published in the index {} (entry {})", index_dir.display(), entry.display());
+    }
     Ok(())
 }
 
@@ -113,35 +124,10 @@ fn existing_module(into: &Path) -> Option<PathBuf> {
 fn download(url: &str, dir: &Path) -> CliResult<PathBuf> {
     let name =
         url.rsplit('/').next().filter(|name| is_package(name) && !name.starts_with('.')).unwrap_or("package.tar.gz");
-    std::fs::create_dir_all(dir).map_err(|err| CliError::failed(format!("cannot create {}: {err}", dir.display())))?;
+    let bytes = crate::http::fetch(url).map_err(CliError::failed)?;
     let path = dir.join(format!("{}-{name}", std::process::id()));
-    let failed = |why: String| CliError::failed(format!("cannot download {url}: {why}"));
-    let runtime = crate::hosting::runtime()?;
-    runtime
-        .block_on(async {
-            // reqwest's TLS needs a process-wide provider; an error means one is installed.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-            let client = reqwest::Client::builder()
-                .connect_timeout(Duration::from_secs(30))
-                .build()
-                .map_err(|err| failed(err.to_string()))?;
-            let mut response = client.get(url).send().await.map_err(|err| failed(err.to_string()))?;
-            if !response.status().is_success() {
-                return Err(failed(format!("the server answered {}", response.status())));
-            }
-            let mut file = std::fs::File::create(&path).map_err(|err| failed(format!("{}: {err}", path.display())))?;
-            let mut size = 0u64;
-            while let Some(chunk) = response.chunk().await.map_err(|err| failed(err.to_string()))? {
-                size += chunk.len() as u64;
-                if size > MAX_DOWNLOAD_BYTES {
-                    return Err(failed(format!("it is larger than {MAX_DOWNLOAD_BYTES} bytes")));
-                }
-                file.write_all(&chunk).map_err(|err| failed(format!("{}: {err}", path.display())))?;
-            }
-            Ok(())
-        })
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&path);
-        })?;
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, bytes))
+        .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))?;
     Ok(path)
 }
