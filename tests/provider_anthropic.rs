@@ -251,9 +251,10 @@ async fn a_rate_limit_nearly_used_up_slows_the_next_request_down_and_says_so() {
             "usage": {"input_tokens": 3, "output_tokens": 2}}),
         )
     };
+    let limited = json!({"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}});
     let server = FakeServer::start(vec![
-        // One request in a hundred left; tokens are fine.
-        message("one")
+        // Refused, with one request in a hundred left; tokens are fine.
+        Reply::json(429, limited)
             .with_header("anthropic-ratelimit-requests-remaining", "1")
             .with_header("anthropic-ratelimit-requests-limit", "100")
             .with_header("anthropic-ratelimit-requests-reset", "2026-11-26T10:30:00Z")
@@ -264,11 +265,12 @@ async fn a_rate_limit_nearly_used_up_slows_the_next_request_down_and_says_so() {
             .with_header("anthropic-ratelimit-requests-limit", "100"),
         message("three"),
     ]);
-    let config = anthropic_config(&server, "use_streaming: false, throttle_delay: 0.3");
+    let config = anthropic_config(&server, "use_streaming: false, max_retries: 0, throttle_delay: 0.3");
     let harness = mount(&provider_entry("provider-anthropic", "claude", &config)).await;
     let hi = || ChatRequest { messages: vec![Message::user("Hi")], ..ChatRequest::default() };
 
-    assert_eq!(harness.complete("claude", hi(), false).await.0.unwrap().text(), "one");
+    let refused = harness.complete("claude", hi(), false).await.0.unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::RateLimit);
     assert!(harness.events.named("provider:throttle").is_empty(), "nothing to go by before the first reply");
     let started = Instant::now();
     assert_eq!(harness.complete("claude", hi(), false).await.0.unwrap().text(), "two");

@@ -5,6 +5,7 @@
 //! binary is installed (`src/sdk_source.rs`).
 
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 /// The crates a module's `amplifier-sdk` dependency brings, as directories
@@ -27,8 +28,8 @@ fn main() {
 }
 
 /// Writes `sdk_files.rs`: `SDK_FILES`, each `(path under the crates dir,
-/// bytes)`, and `WORKSPACE_MANIFEST`, whose `[workspace.package]` and
-/// `[workspace.dependencies]` the crates inherit from.
+/// bytes)`, `WORKSPACE_MANIFEST`, whose `[workspace.package]` and
+/// `[workspace.dependencies]` the crates inherit from, and `SDK_DIGEST`.
 fn embed_sdk() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let crates = manifest_dir.parent().expect("crates/").to_owned();
@@ -42,12 +43,19 @@ fn embed_sdk() {
     }
     println!("cargo:rerun-if-changed={}", workspace_manifest.display());
     files.sort();
+    // A digest of what is embedded, so a host with another SDK builds
+    // modules anew; computed here, so no start-up hashes it.
+    let mut digest = std::collections::hash_map::DefaultHasher::new();
     let mut code = String::from("pub(crate) const SDK_FILES: &[(&str, &[u8])] = &[\n");
     for file in &files {
         let relative = file.strip_prefix(&crates).expect("under crates/").to_str().expect("a UTF-8 path");
         let _ = writeln!(code, "    ({relative:?}, include_bytes!({:?})),", file.display().to_string());
+        relative.hash(&mut digest);
+        std::fs::read(file).unwrap_or_else(|err| panic!("{}: {err}", file.display())).hash(&mut digest);
     }
     code.push_str("];\n");
+    std::fs::read(&workspace_manifest).expect("the workspace manifest").hash(&mut digest);
+    let _ = writeln!(code, "pub(crate) const SDK_DIGEST: &str = \"{:016x}\";", digest.finish());
     let _ = writeln!(
         code,
         "pub(crate) const WORKSPACE_MANIFEST: &str = include_str!({:?});",

@@ -126,6 +126,8 @@ impl Session {
     }
 
     async fn mount_plan(&self) -> Result<LoadReport, SessionError> {
+        // What an earlier, failed attempt mounted is not this one's.
+        self.ready.lock().expect("session-ready lock").clear();
         let plan = self.coordinator.plan().clone();
         validate_provider_instances(&plan.providers)?;
         let mut report = LoadReport::default();

@@ -31,19 +31,19 @@
 //! a local index and adds it to the module's entry ([`publish`]).
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::git::{GitCache, GitSpec};
 use crate::lockfile;
-use crate::manifest::{Manifest, HOST_TARGET};
+use crate::manifest::{inside, version_order, Manifest, HOST_TARGET};
 
 pub const INDEX_FILE: &str = "index.toml";
 
-/// One module's entry.
+/// One module's entry. The index structures ignore keys they do not know:
+/// an index written for a newer amplifier still serves an older one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Entry {
     pub name: String,
     #[serde(default)]
@@ -57,7 +57,6 @@ pub struct Entry {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct EntryVersion {
     pub version: String,
     /// The ABI major the version was built for.
@@ -71,7 +70,6 @@ pub struct EntryVersion {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct EntryArtifact {
     /// The package: relative to the index, or a URL.
     pub package: String,
@@ -81,7 +79,6 @@ pub struct EntryArtifact {
 
 /// `index.toml`.
 #[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Listing {
     #[serde(default)]
     modules: Vec<String>,
@@ -106,6 +103,8 @@ pub struct Index {
     pub location: String,
     base: Base,
     pub entries: Vec<Entry>,
+    /// Entries left out, each with why: one bad entry does not hide the others.
+    pub warnings: Vec<String>,
 }
 
 /// What a version offers this machine, in the order `install` prefers it.
@@ -131,7 +130,7 @@ impl Index {
             let spec = GitSpec::parse(location, Some(base_dir)).map_err(|err| invalid(location, err))?;
             let checkout = git.checkout(&spec).map_err(|err| invalid(location, err))?;
             Base::Dir(checkout.module_dir)
-        } else if location.starts_with("https://") || location.starts_with("http://") {
+        } else if is_url(location) {
             Base::Url(format!("{}/", location.trim_end_matches('/')))
         } else {
             Base::Dir(base_dir.join(location))
@@ -148,20 +147,23 @@ impl Index {
         };
         let listing: Listing =
             toml::from_str(&read(INDEX_FILE)?).map_err(|err| invalid(location, format!("{INDEX_FILE}: {err}")))?;
-        let mut entries = Vec::new();
+        let (mut entries, mut warnings) = (Vec::new(), Vec::new());
         for name in &listing.modules {
             if !safe_file_name(name) {
-                return Err(invalid(location, format!("{INDEX_FILE} lists '{name}', which is not a module name")));
+                warnings.push(invalid(location, format!("{INDEX_FILE} lists '{name}', which is not a module name")));
+                continue;
             }
             let file = format!("{name}.toml");
-            let entry: Entry =
-                toml::from_str(&read(&file)?).map_err(|err| invalid(location, format!("{file}: {err}")))?;
-            if entry.name != *name {
-                return Err(invalid(location, format!("{file} is the entry of '{}'", entry.name)));
+            let entry = read(&file).and_then(|text| {
+                toml::from_str::<Entry>(&text).map_err(|err| invalid(location, format!("{file}: {err}")))
+            });
+            match entry {
+                Ok(entry) if entry.name == *name => entries.push(entry),
+                Ok(entry) => warnings.push(invalid(location, format!("{file} is the entry of '{}'", entry.name))),
+                Err(err) => warnings.push(err),
             }
-            entries.push(entry);
         }
-        Ok(Index { location: location.to_owned(), base, entries })
+        Ok(Index { location: location.to_owned(), base, entries, warnings })
     }
 
     /// The index's directory, when it is read from one (a local or git
@@ -197,43 +199,93 @@ impl Index {
     }
 
     /// The package an artifact names, as a local file: read from the index's
-    /// directory, or downloaded into `downloads`; its sha256 checked
-    /// against the entry's.
-    pub fn package(&self, artifact: &EntryArtifact, downloads: &Path, http: &dyn Fetch) -> Result<PathBuf, String> {
+    /// directory, or downloaded into `downloads` (a [`Package::Downloaded`]
+    /// the caller removes when done); its sha256 checked against the entry's.
+    pub fn package(&self, artifact: &EntryArtifact, downloads: &Path, http: &dyn Fetch) -> Result<Package, String> {
         let location = &self.location;
-        let url = |base: &str| match artifact.package.contains("://") {
-            true => artifact.package.clone(),
-            false => format!("{base}{}", artifact.package),
-        };
-        let path = match (&self.base, artifact.package.contains("://")) {
+        let package = match (&self.base, is_url(&artifact.package)) {
             (Base::Dir(dir), false) => {
-                if !Path::new(&artifact.package).components().all(|c| matches!(c, Component::Normal(_))) {
+                if !inside(Path::new(&artifact.package)) {
                     return Err(invalid(location, format!("the package '{}' is outside the index", artifact.package)));
                 }
-                dir.join(&artifact.package)
+                Package::Local(dir.join(&artifact.package))
             }
             (base, _) => {
-                let url = url(match base {
-                    Base::Url(url) => url,
-                    Base::Dir(_) => "",
-                });
+                let url = match (base, is_url(&artifact.package)) {
+                    (Base::Url(url), false) => format!("{url}{}", artifact.package),
+                    _ => artifact.package.clone(),
+                };
                 let bytes = http.fetch(&url).map_err(|err| invalid(location, err))?;
-                let name = url.rsplit('/').next().filter(|n| safe_file_name(n)).unwrap_or("package.tar.gz");
-                std::fs::create_dir_all(downloads).map_err(|err| format!("{}: {err}", downloads.display()))?;
-                let path = downloads.join(format!("{}-{name}", std::process::id()));
-                std::fs::write(&path, bytes).map_err(|err| format!("{}: {err}", path.display()))?;
-                path
+                Package::Downloaded(save_download(&url, &bytes, downloads)?)
             }
         };
-        let actual = lockfile::sha256_file(&path).map_err(|err| invalid(location, err))?;
+        let actual = lockfile::sha256_file(package.path()).map_err(|err| invalid(location, err))?;
         if actual != artifact.sha256.to_ascii_lowercase() {
+            package.discard();
             return Err(format!(
                 "refused {}: the index ({location}) says sha256 = {}, the file has {actual}",
                 artifact.package, artifact.sha256
             ));
         }
-        Ok(path)
+        Ok(package)
     }
+
+    /// A version's `source` as a plan would take it: a relative path is
+    /// relative to a local index; an index served over HTTP has none.
+    pub fn source(&self, source: &str) -> Result<String, String> {
+        let relative = !is_url(source) && !source.starts_with("git+") && Path::new(source).is_relative();
+        match (&self.base, relative) {
+            (_, false) => Ok(source.to_owned()),
+            (Base::Dir(dir), true) => Ok(dir.join(source).display().to_string()),
+            (Base::Url(_), true) => Err(invalid(
+                &self.location,
+                format!("the source '{source}' is a relative path in an index served over HTTP"),
+            )),
+        }
+    }
+}
+
+/// A package file an index named.
+#[derive(Debug)]
+pub enum Package {
+    /// In the index's own directory.
+    Local(PathBuf),
+    /// Downloaded: remove it when done ([`Package::discard`]).
+    Downloaded(PathBuf),
+}
+
+impl Package {
+    pub fn path(&self) -> &Path {
+        match self {
+            Package::Local(path) | Package::Downloaded(path) => path,
+        }
+    }
+
+    /// Removes a downloaded package.
+    pub fn discard(&self) {
+        if let Package::Downloaded(path) = self {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Whether `location` is an `http(s)://` URL.
+pub fn is_url(location: &str) -> bool {
+    location.starts_with("https://") || location.starts_with("http://")
+}
+
+/// Writes downloaded `bytes` into `dir` under a name taken from `url`; the file.
+pub fn save_download(url: &str, bytes: &[u8], dir: &Path) -> Result<PathBuf, String> {
+    let name = url.rsplit('/').next().filter(|name| safe_file_name(name)).unwrap_or("download");
+    let path = dir.join(format!("{}-{name}", std::process::id()));
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, bytes))
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    Ok(path)
+}
+
+fn is_prerelease(version: &str) -> bool {
+    semver::Version::parse(version).is_ok_and(|v| !v.pre.is_empty())
 }
 
 /// A name or version usable as one path component.
@@ -241,11 +293,6 @@ pub fn safe_file_name(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('.')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
-}
-
-/// Versions in order: `1.10.0` after `1.9.0`.
-pub fn version_key(version: &str) -> Vec<u64> {
-    version.split(['.', '-', '+']).map(|part| part.parse().unwrap_or(0)).collect()
 }
 
 impl Entry {
@@ -273,12 +320,17 @@ impl Entry {
                 }
                 Ok(version)
             }
-            None => self
-                .versions
-                .iter()
-                .filter(|v| v.abi == abi)
-                .max_by_key(|v| version_key(&v.version))
-                .ok_or_else(|| format!("{} has no version for ABI {abi} (it has {})", self.name, listed())),
+            None => {
+                // As cargo: a pre-release only when asked for, or when there is nothing else.
+                let loadable: Vec<&EntryVersion> = self.versions.iter().filter(|v| v.abi == abi).collect();
+                let released: Vec<&EntryVersion> =
+                    loadable.iter().copied().filter(|v| !is_prerelease(&v.version)).collect();
+                let candidates = if released.is_empty() { loadable } else { released };
+                candidates
+                    .into_iter()
+                    .max_by(|a, b| version_order(&a.version, &b.version))
+                    .ok_or_else(|| format!("{} has no version for ABI {abi} (it has {})", self.name, listed()))
+            }
         }
     }
 }
@@ -319,6 +371,7 @@ pub fn publish(index_dir: &Path, manifest: &Manifest, package: &Path, sha256: &s
     let entry_path = index_dir.join(format!("{}.toml", module.name));
     let mut entry = match std::fs::read_to_string(&entry_path) {
         Ok(text) => toml::from_str::<Entry>(&text).map_err(|err| format!("{}: {err}", entry_path.display()))?,
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(io(&entry_path, err)),
         Err(_) => Entry {
             name: module.name.clone(),
             description: String::new(),
@@ -344,22 +397,30 @@ pub fn publish(index_dir: &Path, manifest: &Manifest, package: &Path, sha256: &s
     let version = &mut entry.versions[position];
     version.abi = amplifier_abi::ABI_MAJOR;
     version.artifacts.insert(HOST_TARGET.to_owned(), EntryArtifact { package: file_name, sha256: sha256.to_owned() });
-    entry.versions.sort_by_key(|v| version_key(&v.version));
-    let text = toml::to_string(&entry).map_err(|err| err.to_string())?;
-    std::fs::write(&entry_path, text).map_err(|err| io(&entry_path, err))?;
+    entry.versions.sort_by(|a, b| version_order(&a.version, &b.version));
+    write_aside(&entry_path, &toml::to_string(&entry).map_err(|err| err.to_string())?)?;
 
     let listing_path = index_dir.join(INDEX_FILE);
     let mut listing: Listing = match std::fs::read_to_string(&listing_path) {
         Ok(text) => toml::from_str(&text).map_err(|err| format!("{}: {err}", listing_path.display()))?,
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(io(&listing_path, err)),
         Err(_) => Listing::default(),
     };
     if !listing.modules.contains(&module.name) {
         listing.modules.push(module.name.clone());
         listing.modules.sort();
     }
-    let text = toml::to_string(&listing).map_err(|err| err.to_string())?;
-    std::fs::write(&listing_path, text).map_err(|err| io(&listing_path, err))?;
+    write_aside(&listing_path, &toml::to_string(&listing).map_err(|err| err.to_string())?)?;
     Ok(entry_path)
+}
+
+/// Writes `text` to a file beside `path`, then renames it over `path`: a
+/// reader of the index sees the old file or the new one, never half of one.
+fn write_aside(path: &Path, text: &str) -> Result<(), String> {
+    let partial = PathBuf::from(format!("{}.partial-{}", path.display(), std::process::id()));
+    std::fs::write(&partial, text)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))
 }
 
 #[cfg(test)]
@@ -406,7 +467,10 @@ mod tests {
             .contains("has no version 2.0.0 (it has 0.9.0 (ABI 1), 0.10.0 (ABI 1))"));
         let Some(Offer::Prebuilt(artifact)) = newest.offer() else { panic!("{:?}", newest.offer()) };
         let local = index.package(artifact, &dir.path().join("downloads"), &NoHttp).unwrap();
-        assert_eq!(std::fs::read(local).unwrap(), b"package bytes");
+        assert_eq!(std::fs::read(local.path()).unwrap(), b"package bytes");
+        let mut here = artifact.clone();
+        here.package = format!("./{}", artifact.package);
+        assert!(index.package(&here, dir.path(), &NoHttp).is_ok(), "`./` stays in the index");
 
         let mut altered = artifact.clone();
         altered.sha256 = "0".repeat(64);
@@ -414,6 +478,19 @@ mod tests {
         assert!(err.contains("the index (index) says sha256 = 000"), "{err}");
         altered.package = "../p.tar.gz".into();
         assert!(index.package(&altered, dir.path(), &NoHttp).unwrap_err().contains("outside the index"));
+
+        // A pre-release only when asked for; a broken entry is left out, with why.
+        publish(&index_dir, &manifest(dir.path(), "0.11.0-beta.1"), &package, &sha).unwrap();
+        std::fs::write(index_dir.join("index.toml"), "modules = [\"tool-x\", \"tool-y\"]\n").unwrap();
+        std::fs::write(index_dir.join("tool-y.toml"), "name = 3\n").unwrap();
+        let index = Index::open("index", dir.path(), &git, &NoHttp).unwrap();
+        let entry = index.find("tool-x").unwrap();
+        assert_eq!(entry.choose(None).unwrap().version, "0.10.0");
+        assert_eq!(entry.choose(Some("0.11.0-beta.1")).unwrap().version, "0.11.0-beta.1");
+        let versions: Vec<&str> = entry.versions.iter().map(|v| v.version.as_str()).collect();
+        assert_eq!(versions, ["0.9.0", "0.10.0", "0.11.0-beta.1"]);
+        assert!(index.find("tool-y").is_none());
+        assert!(index.warnings[0].contains("tool-y.toml"), "{:?}", index.warnings);
     }
 
     #[test]

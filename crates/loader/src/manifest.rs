@@ -44,6 +44,23 @@ pub const MANIFEST_FILE: &str = "amplifier.toml";
 /// library it can use.
 pub const HOST_TARGET: &str = env!("AMPLIFIER_HOST_TARGET");
 
+/// Whether `path` is relative and stays below where it starts.
+pub fn inside(path: &Path) -> bool {
+    path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// Module versions in order: semver's (`1.10.0` after `1.9.0`, a
+/// pre-release before its release), numbers part by part for what is not semver.
+pub fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (semver::Version::parse(a), semver::Version::parse(b)) {
+        (Ok(a), Ok(b)) => a.cmp(&b),
+        _ => {
+            let key = |v: &str| -> Vec<u64> { v.split(['.', '-', '+']).map(|p| p.parse().unwrap_or(0)).collect() };
+            key(a).cmp(&key(b))
+        }
+    }
+}
+
 /// This machine as prebuilt libraries are chosen for it: `<target> with ABI <major>`.
 pub fn host_platform() -> String {
     format!("{HOST_TARGET} with ABI {}", amplifier_abi::ABI_MAJOR)
@@ -56,6 +73,12 @@ pub enum ManifestError {
     File(#[from] TomlFileError),
     #[error("{}: artifacts.{target}.library must be a relative path inside the module's directory", path.display())]
     ArtifactOutside { path: PathBuf, target: String },
+    #[error(
+        "{}: module.artifact and module.sha256 are now written per target: \
+         [artifacts.<target>] with library, sha256 and abi (`amplifier module package` writes it)",
+        path.display()
+    )]
+    UntargetedArtifact { path: PathBuf },
     #[error(
         "{}: unknown kind '{kind}' in module.kinds (expected one of: {})",
         path.display(),
@@ -80,9 +103,9 @@ pub struct Manifest {
     pub path: PathBuf,
 }
 
-/// One prebuilt library of a module.
+/// One prebuilt library of a module. Keys it does not know are left for
+/// the amplifier that wrote them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Artifact {
     /// The library, relative to the manifest's directory.
     pub library: String,
@@ -120,6 +143,11 @@ pub struct ModuleSection {
     pub abi: u32,
     #[serde(default)]
     pub description: String,
+    /// The untargeted form `[artifacts]` replaced: read only to say so.
+    #[serde(default, rename = "artifact")]
+    legacy_artifact: Option<toml::Value>,
+    #[serde(default, rename = "sha256")]
+    legacy_sha256: Option<toml::Value>,
 }
 
 impl Manifest {
@@ -138,8 +166,11 @@ impl Manifest {
     /// What TOML cannot say: an artifact stays inside the module's
     /// directory, and every kind is one amplifier knows.
     fn checked(mut self, path: PathBuf) -> Result<Manifest, ManifestError> {
+        if self.module.legacy_artifact.is_some() || self.module.legacy_sha256.is_some() {
+            return Err(ManifestError::UntargetedArtifact { path });
+        }
         for (target, artifact) in &self.artifacts {
-            let inside = Path::new(&artifact.library).components().all(|c| matches!(c, Component::Normal(_)));
+            let inside = inside(Path::new(&artifact.library));
             if !inside || artifact.library.is_empty() {
                 return Err(ManifestError::ArtifactOutside { path, target: target.clone() });
             }
@@ -229,6 +260,19 @@ mod tests {
         write("[artifacts.t]\nlibrary = \"libx.so\"\nabi = 1\n");
         let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
         assert!(err.contains("sha256"), "{err}");
+        let legacy = "[module]\nname = \"x\"\nkinds = [\"tool\"]\nversion = \"1.0.0\"\nabi = 1\nartifact = \"libx.so\"\nsha256 = \"ab\"\n";
+        std::fs::write(dir.path().join(MANIFEST_FILE), legacy).unwrap();
+        let err = Manifest::read_dir(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("are now written per target: [artifacts.<target>]"), "{err}");
+    }
+
+    #[test]
+    fn versions_are_ordered_as_semver_says() {
+        use std::cmp::Ordering::*;
+        assert_eq!(version_order("1.10.0", "1.9.0"), Greater);
+        assert_eq!(version_order("0.2.0-beta.1", "0.2.0"), Less);
+        assert_eq!(version_order("0.2.0-beta.2", "0.2.0-rc.1"), Less);
+        assert_eq!(version_order("2", "10"), Less, "not semver: by number");
     }
 
     /// What the loader does with a manifest's schema and a plan's config.

@@ -27,6 +27,8 @@ use crate::manifest::{Manifest, HOST_TARGET, MANIFEST_FILE};
 
 /// More than this unpacked is refused (a package is a crate and a library).
 const MAX_UNPACKED_BYTES: u64 = 1 << 30;
+/// More entries than this are refused.
+const MAX_ENTRIES: usize = 100_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
@@ -69,42 +71,57 @@ pub fn write(crate_dir: &Path, manifest: &Manifest, library: &Path, out: &Path) 
     let packaged_manifest = with_artifact(&text, &library_entry, &library_sha256)
         .map_err(|why| PackageError::Manifest { path: manifest.path.clone(), why })?;
 
-    let partial = out.with_extension(format!("partial-{}", std::process::id()));
-    let file = File::create(&partial).map_err(io(&partial))?;
-    let mut tar = tar::Builder::new(GzEncoder::new(BufWriter::new(file), Compression::default()));
-    let mut append = |path: &Path, bytes: &[u8], mode: u32| {
-        let mut header = tar::Header::new_gnu();
-        header.set_size(bytes.len() as u64);
-        header.set_mode(mode);
-        // Reproducible: the same crate and library make the same package.
-        header.set_mtime(0);
-        header.set_cksum();
-        tar.append_data(&mut header, top.join(path), bytes).map_err(io(&partial))
-    };
-    for file in crate_files(crate_dir)? {
-        let relative = file.strip_prefix(crate_dir).expect("under the crate");
-        if relative == Path::new(MANIFEST_FILE) {
-            continue;
+    // Listed first, and without the package itself: packaging a crate into
+    // its own directory must not put (half) a package inside the package.
+    let partial = PathBuf::from(format!("{}.partial-{}", out.display(), std::process::id()));
+    let own = |path: &Path| same_file(path, out) || same_file(path, &partial);
+    let files: Vec<PathBuf> = crate_files(crate_dir)?.into_iter().filter(|file| !own(file)).collect();
+    let written = (|| -> Result<(), PackageError> {
+        let file = File::create(&partial).map_err(io(&partial))?;
+        let mut tar = tar::Builder::new(GzEncoder::new(BufWriter::new(file), Compression::default()));
+        let mut append = |path: &Path, bytes: &[u8], mode: u32| {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(bytes.len() as u64);
+            header.set_mode(mode);
+            // Reproducible: the same crate and library make the same package.
+            header.set_mtime(0);
+            header.set_cksum();
+            tar.append_data(&mut header, top.join(path), bytes).map_err(io(&partial))
+        };
+        for file in &files {
+            let relative = file.strip_prefix(crate_dir).expect("under the crate");
+            if relative == Path::new(MANIFEST_FILE) {
+                continue;
+            }
+            let bytes = std::fs::read(file).map_err(io(file))?;
+            append(relative, &bytes, file_mode(file))?;
         }
-        let bytes = std::fs::read(&file).map_err(io(&file))?;
-        append(relative, &bytes, file_mode(&file))?;
-    }
-    append(Path::new(MANIFEST_FILE), packaged_manifest.as_bytes(), 0o644)?;
-    let bytes = std::fs::read(library).map_err(io(library))?;
-    append(Path::new(&library_entry), &bytes, 0o755)?;
-    let finished = tar
-        .into_inner()
-        .and_then(GzEncoder::finish)
-        .and_then(|mut writer| writer.flush().map(|()| writer))
-        .map_err(io(&partial));
-    if let Err(err) = finished {
+        append(Path::new(MANIFEST_FILE), packaged_manifest.as_bytes(), 0o644)?;
+        let bytes = std::fs::read(library).map_err(io(library))?;
+        append(Path::new(&library_entry), &bytes, 0o755)?;
+        let mut writer = tar.into_inner().and_then(GzEncoder::finish).map_err(io(&partial))?;
+        writer.flush().map_err(io(&partial))?;
+        drop(writer);
+        std::fs::rename(&partial, out).map_err(io(out))
+    })();
+    if let Err(err) = written {
         let _ = std::fs::remove_file(&partial);
         return Err(err);
     }
-    std::fs::rename(&partial, out).map_err(io(out))?;
     let sha256 = lockfile::sha256_file(out)
         .map_err(|err| PackageError::Invalid { path: out.to_owned(), why: err.to_string() })?;
     Ok(Written { path: out.to_owned(), sha256, library_sha256 })
+}
+
+/// Whether two paths name one file (either may not exist yet).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let canonical = |path: &Path| {
+        path.canonicalize().ok().or_else(|| {
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            Some(parent.canonicalize().ok()?.join(path.file_name()?))
+        })
+    };
+    canonical(a).is_some_and(|a| Some(a) == canonical(b))
 }
 
 /// The crate's files, sorted: all but `target/` and `.git/` at its top.
@@ -185,12 +202,11 @@ pub fn installed_manifest(manifest: &Manifest, library_name: &str, prebuilt: Opt
 
 /// Unpacks the package at `archive` into `into`, a directory it creates
 /// (and removes again when the package is refused); the module's directory.
-/// Refuses entries that are not plain files or directories, that would land
-/// outside `into`, or that unpack to more than 1 GiB.
+/// Refuses entries that are not plain files or directories (links), that
+/// would land outside `into`, more than 100,000 entries, and more than 1 GiB.
 pub fn extract(archive: &Path, into: &Path) -> Result<PathBuf, PackageError> {
-    if into.exists() {
-        return Err(PackageError::Io { path: into.to_owned(), source: std::io::ErrorKind::AlreadyExists.into() });
-    }
+    // `create_dir`, not `create_dir_all`: two unpacks never share a directory.
+    std::fs::create_dir(into).map_err(io(into))?;
     let unpacked = unpack(archive, into);
     if unpacked.is_err() {
         let _ = std::fs::remove_dir_all(into);
@@ -202,10 +218,12 @@ fn unpack(archive: &Path, into: &Path) -> Result<PathBuf, PackageError> {
     let invalid = |why: String| PackageError::Invalid { path: archive.to_owned(), why };
     let file = File::open(archive).map_err(io(archive))?;
     let mut tar = tar::Archive::new(GzDecoder::new(file));
-    std::fs::create_dir_all(into).map_err(io(into))?;
     let mut top: Option<PathBuf> = None;
     let mut unpacked = 0u64;
-    for entry in tar.entries().map_err(|err| invalid(err.to_string()))? {
+    for (count, entry) in tar.entries().map_err(|err| invalid(err.to_string()))?.enumerate() {
+        if count >= MAX_ENTRIES {
+            return Err(invalid(format!("it has more than {MAX_ENTRIES} entries")));
+        }
         let mut entry = entry.map_err(|err| invalid(err.to_string()))?;
         let path = entry.path().map_err(|err| invalid(err.to_string()))?.into_owned();
         if !path.components().all(|c| matches!(c, Component::Normal(_))) {
@@ -231,9 +249,10 @@ fn unpack(archive: &Path, into: &Path) -> Result<PathBuf, PackageError> {
         }
         let target = into.join(&path);
         std::fs::create_dir_all(target.parent().unwrap_or(into)).map_err(io(&target))?;
-        let mut bytes = Vec::with_capacity(entry.size() as usize);
-        entry.read_to_end(&mut bytes).map_err(|err| invalid(err.to_string()))?;
-        std::fs::write(&target, bytes).map_err(io(&target))?;
+        let mut file = File::create(&target).map_err(io(&target))?;
+        // No more than the header says, which the cap above counted.
+        let size = entry.size();
+        std::io::copy(&mut (&mut entry).take(size), &mut file).map_err(|err| invalid(err.to_string()))?;
         #[cfg(unix)]
         if entry.header().mode().is_ok_and(|mode| mode & 0o111 != 0) {
             use std::os::unix::fs::PermissionsExt;
@@ -294,6 +313,12 @@ mod tests {
         assert_eq!(installed["artifacts"][HOST_TARGET]["library"].as_str(), Some("libtool_x.so"));
         let built_here: Table = toml::from_str(&installed_manifest(&packaged, "libtool_x.so", None).unwrap()).unwrap();
         assert!(!built_here.contains_key("artifacts"));
+
+        // Packaged into its own directory, twice: the package never holds a package.
+        let inside = crate_dir.join(file_name(&manifest));
+        write(&crate_dir, &manifest, &library, &inside).unwrap();
+        let second = write(&crate_dir, &manifest, &library, &inside).unwrap();
+        assert_eq!(second.sha256, written.sha256, "the same package as made from outside");
     }
 
     #[test]
@@ -323,6 +348,15 @@ mod tests {
         assert!(refused(&[("m/../../escape", b"x")]).contains("leaves the package"));
         assert!(refused(&[("m/amplifier.toml", b"x"), ("n/other", b"y")]).contains("not all under one directory"));
         assert!(refused(&[("m/readme", b"x")]).contains("has no amplifier.toml"));
+        let link = dir.path().join("link.tar.gz");
+        let mut tar = tar::Builder::new(GzEncoder::new(File::create(&link).unwrap(), Compression::fast()));
+        let mut header = tar::Header::new_gnu();
+        header.set_entry_type(tar::EntryType::Symlink);
+        header.set_size(0);
+        tar.append_link(&mut header, "m/amplifier.toml", "/etc/passwd").unwrap();
+        tar.into_inner().unwrap().finish().unwrap();
+        let err = extract(&link, &dir.path().join("out")).unwrap_err().to_string();
+        assert!(err.contains("is not a file or a directory"), "{err}");
         assert!(!dir.path().join("escape").exists());
     }
 }

@@ -139,7 +139,6 @@ impl Installed {
 
 /// The highest version directory under `dir` (`1.10.0` > `1.9.2`).
 fn newest_version(dir: &Path) -> Option<PathBuf> {
-    let version_key = |name: &str| -> Vec<u64> { name.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
     std::fs::read_dir(dir)
         .ok()?
         .flatten()
@@ -147,9 +146,9 @@ fn newest_version(dir: &Path) -> Option<PathBuf> {
         .filter(|p| p.is_dir())
         .filter_map(|p| {
             let name = p.file_name()?.to_str()?.to_owned();
-            name.chars().next()?.is_ascii_digit().then(|| (version_key(&name), p))
+            name.chars().next()?.is_ascii_digit().then_some((name, p))
         })
-        .max_by(|a, b| a.0.cmp(&b.0))
+        .max_by(|a, b| crate::manifest::version_order(&a.0, &b.0))
         .map(|(_, p)| p)
 }
 

@@ -13,9 +13,7 @@
 //! written out, and the path dependencies between them point at each other.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use sha2::{Digest, Sha256};
 use toml::{Table, Value};
 
 include!(concat!(env!("OUT_DIR"), "/sdk_files.rs"));
@@ -37,28 +35,19 @@ pub enum SdkSourceError {
 }
 
 /// A hash of the embedded source (and so of the SDK a module is built
-/// against): part of every module's build fingerprint.
+/// against), taken when the host was built: part of every module's build
+/// fingerprint.
 pub fn digest() -> &'static str {
-    static DIGEST: OnceLock<String> = OnceLock::new();
-    DIGEST.get_or_init(|| {
-        let mut hasher = Sha256::new();
-        for (path, bytes) in SDK_FILES {
-            hasher.update(path.as_bytes());
-            hasher.update((bytes.len() as u64).to_le_bytes());
-            hasher.update(bytes);
-        }
-        hasher.update(WORKSPACE_MANIFEST.as_bytes());
-        crate::builder::hex(&hasher.finalize())
-    })
+    SDK_DIGEST
 }
 
 /// The host's copy, `$AMPLIFIER_HOME/sdk/<version>-<digest>/`, written on
 /// first use; the path of its `amplifier-sdk` crate.
 pub fn host_copy(amplifier_home: &Path) -> Result<PathBuf, SdkSourceError> {
-    let dir = amplifier_home.join("sdk").join(format!("{SDK_VERSION}-{}", &digest()[..16]));
+    let dir = amplifier_home.join("sdk").join(format!("{SDK_VERSION}-{SDK_DIGEST}"));
     if !dir.join(SDK_CRATE_DIR).join("Cargo.toml").is_file() {
         // Written aside and renamed: a concurrent build never sees half a copy.
-        let partial = dir.with_extension(format!("partial-{}", std::process::id()));
+        let partial = PathBuf::from(format!("{}.partial-{}", dir.display(), std::process::id()));
         let _ = std::fs::remove_dir_all(&partial);
         write_to(&partial)?;
         if let Err(source) = std::fs::rename(&partial, &dir) {
@@ -199,6 +188,6 @@ mod tests {
             assert!(!text.contains("workspace"), "{name}: {text}");
         }
         assert!(dir.path().join("sdk/src/lib.rs").is_file());
-        assert_eq!(digest().len(), 64);
+        assert_eq!(digest().len(), 16);
     }
 }

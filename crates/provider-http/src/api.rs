@@ -136,10 +136,12 @@ impl Api {
     ) -> Result<ChatResponse, Failure> {
         let provider = self.provider;
         let request = self.request(Method::POST, path).header(CONTENT_TYPE, "application/json").body(body.to_vec());
-        let response = self.endpoint.send(request, idle).await?;
-        if let Some((read, throttle)) = &self.throttle {
-            throttle.observe(read(response.headers()));
-        }
+        let observe = |headers: &HeaderMap| {
+            if let Some((read, throttle)) = &self.throttle {
+                throttle.observe(read(headers));
+            }
+        };
+        let response = self.endpoint.send_observed(request, idle, observe).await?;
         if !streaming {
             let json = self.endpoint.read_json(response, idle).await?;
             return parse(&json).map_err(|problem| {

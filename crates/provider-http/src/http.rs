@@ -57,11 +57,23 @@ impl Endpoint {
 
     /// Sends `request`; a non-success status becomes the mapped error.
     pub async fn send(&self, request: RequestBuilder, idle: Duration) -> Result<Response, ModuleError> {
+        self.send_observed(request, idle, |_| {}).await
+    }
+
+    /// [`Endpoint::send`], showing `observe` the headers of any answer,
+    /// failed ones included (a 429's rate-limit headers matter most).
+    pub async fn send_observed(
+        &self,
+        request: RequestBuilder,
+        idle: Duration,
+        observe: impl FnOnce(&reqwest::header::HeaderMap),
+    ) -> Result<Response, ModuleError> {
         let response = match tokio::time::timeout(idle, request.send()).await {
             Err(_) => return Err(error::idle_timeout(&self.provider, idle.as_secs_f64(), "response")),
             Ok(Err(err)) => return Err(error::from_transport(&self.provider, &err, false, self.secret())),
             Ok(Ok(response)) => response,
         };
+        observe(response.headers());
         let status = response.status();
         if status.is_success() {
             return Ok(response);

@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use amplifier_kernel::plan::ModuleKind;
-use amplifier_loader::amplifier_home;
 use amplifier_loader::git::GitCache;
 use amplifier_loader::index::{Index, Offer};
 use amplifier_loader::manifest::HOST_TARGET;
+use amplifier_loader::{amplifier_home, builtin};
 use clap::Args;
 
-use super::installed::{install_source, Installation};
+use super::installed::{install_source, Installation, Source};
 use crate::error::{CliError, CliResult};
 use crate::http::Http;
 use crate::settings::Settings;
@@ -68,16 +68,30 @@ fn locations(given: &[String]) -> CliResult<Vec<String>> {
     Ok(locations)
 }
 
-fn open(location: &str, git: &GitCache) -> CliResult<Index> {
+/// Every configured index that can be read; one that cannot, and the
+/// entries an index leaves out, are warnings.
+fn open_all(given: &[String], git: &GitCache, http: &Http) -> CliResult<Vec<Index>> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    Index::open(location, &cwd, git, &Http).map_err(CliError::failed)
+    let mut indexes = Vec::new();
+    for location in locations(given)? {
+        match Index::open(&location, &cwd, git, http) {
+            Ok(index) => {
+                for warning in &index.warnings {
+                    eprintln!("warning: {warning}");
+                }
+                indexes.push(index);
+            }
+            Err(err) => eprintln!("warning: {err}"),
+        }
+    }
+    Ok(indexes)
 }
 
 pub fn search(args: SearchArgs) -> CliResult {
     let git = GitCache::new(&amplifier_home());
+    let http = Http::new().map_err(CliError::failed)?;
     let mut rows = Vec::new();
-    for location in locations(&args.indexes)? {
-        let index = open(&location, &git)?;
+    for index in open_all(&args.indexes, &git, &http)? {
         for entry in index.search(&args.words) {
             let newest = entry.choose(None).ok();
             let prebuilt = newest.is_some_and(|v| v.artifacts.contains_key(HOST_TARGET));
@@ -106,48 +120,64 @@ pub fn install_named(argument: &str, indexes: &[String]) -> CliResult<Installati
         Some((name, version)) => (name, Some(version)),
         None => (argument, None),
     };
+    if locations(indexes).is_err() {
+        return Err(CliError::failed(format!(
+            "'{argument}' is not a file or directory here, and no module index is configured to look it up in"
+        ))
+        .hint("give a path, a package or a git source, or an index: --index LOCATION, or `module_indexes` in settings.yaml"));
+    }
     let home = amplifier_home();
     let git = GitCache::new(&home);
-    let locations = locations(indexes)?;
-    for location in &locations {
-        let index = open(location, &git)?;
-        let Some(entry) = index.find(name) else { continue };
-        let version = entry.choose(requested).map_err(CliError::failed)?;
-        let recorded = format!("{name} {} from the index {location}", version.version);
-        let downloads = home.join("cache").join("downloads");
-        let offer = version.offer().ok_or_else(|| {
-            CliError::failed(format!(
-                "{name} {} in the index {location} has neither a package nor a source",
-                version.version
-            ))
-        })?;
-        eprintln!("   Found {name} {} in the index {location}", version.version);
-        return match offer {
-            Offer::Prebuilt(artifact) => {
-                let package = index.package(artifact, &downloads, &Http).map_err(CliError::failed)?;
-                install_source(&package.display().to_string(), None, Some(recorded))
-            }
-            Offer::Source(source) => {
-                eprintln!("   It has no package for this machine ({HOST_TARGET}): building it from {source}");
-                install_source(source, index.dir(), Some(recorded))
-            }
-            Offer::OtherPackage { target, artifact } => {
-                eprintln!("   It has a package for {target} only: building it from the source inside");
-                let package = index.package(artifact, &downloads, &Http).map_err(CliError::failed)?;
-                install_source(&package.display().to_string(), None, Some(recorded))
-            }
-        };
-    }
-    Err(CliError::failed(format!("no module named '{name}' in the module indexes ({})", locations.join(", ")))
-        .hint("`amplifier module search WORDS` lists what they have"))
+    let http = Http::new().map_err(CliError::failed)?;
+    let indexes = open_all(indexes, &git, &http)?;
+    let Some((index, entry)) = indexes.iter().find_map(|index| Some((index, index.find(name)?))) else {
+        let read: Vec<&str> = indexes.iter().map(|index| index.location.as_str()).collect();
+        return Err(CliError::failed(format!(
+            "no module named '{name}' in the module indexes ({})",
+            if read.is_empty() { "none could be read".to_owned() } else { read.join(", ") }
+        ))
+        .hint("`amplifier module search WORDS` lists what they have"));
+    };
+    let location = &index.location;
+    let version = entry.choose(requested).map_err(CliError::failed)?;
+    let recorded = Some(format!("{name} {} from the index {location}", version.version));
+    let offer = version.offer().ok_or_else(|| {
+        CliError::failed(format!(
+            "{name} {} in the index {location} has neither a package nor a source",
+            version.version
+        ))
+    })?;
+    eprintln!("   Found {name} {} in the index {location}", version.version);
+    let artifact = match offer {
+        Offer::Prebuilt(artifact) => artifact,
+        Offer::OtherPackage { target, artifact } => {
+            eprintln!("   It has a package for {target} only: building it from the source inside");
+            artifact
+        }
+        Offer::Source(source) => {
+            let source = index.source(source).map_err(CliError::failed)?;
+            eprintln!("   It has no package for this machine ({HOST_TARGET}): building it from {source}");
+            return install_source(Source::from_argument(&source), recorded);
+        }
+    };
+    let package = index.package(artifact, &home.join("cache").join("downloads"), &http).map_err(CliError::failed)?;
+    let installed = install_source(Source::Package(&package.path().display().to_string()), recorded);
+    package.discard();
+    installed
 }
 
 pub fn add(args: AddArgs) -> CliResult {
-    let installed = match is_name(&args.module) {
-        true => install_named(&args.module, &args.indexes)?,
-        false => install_source(&args.module, None, None)?,
+    let installed = match builtin::find(&args.module) {
+        // Nothing to install: plans name it as it is.
+        Some(module) if !Path::new(&args.module).exists() => Installation {
+            name: module.name.to_owned(),
+            version: module.version(),
+            kinds: module.manifest().map(|m| m.module.kinds).unwrap_or_default(),
+        },
+        _ if is_name(&args.module) => install_named(&args.module, &args.indexes)?,
+        _ => install_source(Source::from_argument(&args.module), None)?,
     };
-    let plan = plan_to_edit(args.plan)?;
+    let (plan, new_default) = plan_to_edit(args.plan)?;
     let kind = installed.kinds.iter().find_map(|kind| section_of(kind)).ok_or_else(|| {
         CliError::failed(format!(
             "{} is a {} module: a plan has one; name it yourself in {} (`session: {{orchestrator|context: {{module: {}}}}}`)",
@@ -186,6 +216,9 @@ pub fn add(args: AddArgs) -> CliResult {
     }
     std::fs::write(&plan, edited).map_err(|err| CliError::failed(format!("cannot write {}: {err}", plan.display())))?;
     println!("Added {} {} to {} (under `{section}:`)", installed.name, installed.version, plan.display());
+    if new_default {
+        make_default(&plan)?;
+    }
     Ok(())
 }
 
@@ -207,36 +240,43 @@ fn kind_section(kind: ModuleKind) -> &'static str {
 }
 
 /// `--plan`, else the `plan` setting, else a copy of the built-in default
-/// plan at `$AMPLIFIER_HOME/plan.yaml`, made the `plan` setting (the
-/// built-in one is rewritten by every new amplifier, so it is not edited).
-fn plan_to_edit(explicit: Option<PathBuf>) -> CliResult<PathBuf> {
+/// plan at `$AMPLIFIER_HOME/plan.yaml` (the built-in one is rewritten by
+/// every new amplifier, so it is not edited), which is then to become the
+/// `plan` setting (`true`).
+fn plan_to_edit(explicit: Option<PathBuf>) -> CliResult<(PathBuf, bool)> {
     if let Some(plan) = explicit {
-        return Ok(plan);
+        return Ok((plan, false));
     }
     if let Some(plan) = Settings::load(Path::new(".")).get("plan").and_then(|p| p.as_str()) {
-        return Ok(PathBuf::from(plan));
+        return Ok((PathBuf::from(plan), false));
     }
     let home = amplifier_home();
     let plan = home.join("plan.yaml");
-    let write = |path: &Path, text: &str| {
-        std::fs::create_dir_all(&home)
-            .and_then(|()| std::fs::write(path, text))
-            .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))
-    };
     if !plan.exists() {
-        write(&plan, crate::default_plan::DEFAULT_PLAN)?;
+        std::fs::create_dir_all(&home)
+            .and_then(|()| std::fs::write(&plan, crate::default_plan::DEFAULT_PLAN))
+            .map_err(|err| CliError::failed(format!("cannot write {}: {err}", plan.display())))?;
     }
-    let settings = home.join("settings.yaml");
-    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
+    Ok((plan, true))
+}
+
+/// Makes `plan` the `plan` setting in `$AMPLIFIER_HOME/settings.yaml`,
+/// replacing a `plan:` line there (`plan: ~`) or adding one.
+fn make_default(plan: &Path) -> CliResult {
+    let settings = amplifier_home().join("settings.yaml");
+    let text = std::fs::read_to_string(&settings).unwrap_or_default();
     let quoted = serde_yaml::to_string(&plan.display().to_string()).unwrap_or_default();
-    text.push_str(&format!("plan: {}", quoted.trim_end()));
-    text.push('\n');
-    write(&settings, &text)?;
+    let line = format!("plan: {}", quoted.trim_end());
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    match lines.iter_mut().find(|l| l.starts_with("plan:")) {
+        Some(existing) => *existing = line,
+        None => lines.push(line),
+    }
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    std::fs::write(&settings, lines.join(newline) + newline)
+        .map_err(|err| CliError::failed(format!("cannot write {}: {err}", settings.display())))?;
     println!("The default plan is now {} (the `plan` setting, in {})", plan.display(), settings.display());
-    Ok(plan)
+    Ok(())
 }
 
 /// `text` (a plan) with `- module: NAME` appended to the block list under
@@ -246,8 +286,9 @@ fn add_entry(text: &str, section: &str, name: &str) -> Result<String, String> {
     let lines: Vec<&str> = text.lines().collect();
     let key = format!("{section}:");
     let Some(start) = lines.iter().position(|line| line.starts_with(&key)) else {
+        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let mut edited = text.trim_end().to_owned();
-        edited.push_str(&format!("\n\n{section}:\n  - module: {name}\n"));
+        edited.push_str(&format!("{newline}{newline}{section}:{newline}  - module: {name}{newline}"));
         return Ok(edited);
     };
     let rest = lines[start][key.len()..].split('#').next().unwrap_or_default().trim();
@@ -268,7 +309,9 @@ fn add_entry(text: &str, section: &str, name: &str) -> Result<String, String> {
     let after = items.last().map_or(start, |(i, _)| *i);
     let mut edited: Vec<String> = lines.iter().map(|line| (*line).to_owned()).collect();
     edited.insert(after + 1, format!("{indent}- module: {name}"));
-    Ok(edited.join("\n") + "\n")
+    // `lines` dropped the `\r` of a CRLF file: put it back.
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    Ok(edited.join(newline) + newline)
 }
 
 #[cfg(test)]
@@ -289,6 +332,10 @@ mod tests {
         assert_eq!(add_entry("session: {}\n", "hooks", "h").unwrap(), "session: {}\n\nhooks:\n  - module: h\n");
         assert_eq!(add_entry("tools:\nhooks: []\n", "tools", "t").unwrap(), "tools:\n  - module: t\nhooks: []\n");
         assert!(add_entry("hooks: []\n", "hooks", "h").unwrap_err().contains("written on one line"));
+        assert_eq!(
+            add_entry("tools:\r\n  - module: a\r\n", "tools", "b").unwrap(),
+            "tools:\r\n  - module: a\r\n  - module: b\r\n"
+        );
     }
 
     #[test]

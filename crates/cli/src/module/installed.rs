@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::ResolvedSource;
-use amplifier_loader::index::{safe_file_name, version_key};
+use amplifier_loader::index::safe_file_name;
 use amplifier_loader::lockfile::sha256_file;
-use amplifier_loader::manifest::{Manifest, HOST_TARGET, MANIFEST_FILE};
+use amplifier_loader::manifest::{version_order, Manifest, HOST_TARGET, MANIFEST_FILE};
 use amplifier_loader::resolver::Installed;
 use amplifier_loader::{amplifier_home, builtin, DylibLoader, ModuleCode};
 use clap::Args;
@@ -169,7 +169,8 @@ fn scan(dirs: &[PathBuf]) -> Vec<InstalledModule> {
                 }
                 continue;
             }
-            versions.sort_by_key(|p| version_key(&p.file_name().unwrap_or_default().to_string_lossy()));
+            let version = |p: &PathBuf| p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            versions.sort_by(|a, b| version_order(&version(a), &version(b)));
             found.extend(versions.iter().map(|version| read_installed(&name, version)));
         }
     }
@@ -205,20 +206,43 @@ pub fn install(args: InstallArgs) -> CliResult {
     }
     match super::add::is_name(&args.source) {
         true => super::add::install_named(&args.source, &args.indexes).map(drop),
-        false => install_source(&args.source, None, None).map(drop),
+        false => install_source(Source::from_argument(&args.source), None).map(drop),
     }
 }
 
-/// Installs what `source` names (relative to `base_dir`, else the current
-/// directory); install.json records `recorded`, else the source.
-pub fn install_source(source: &str, base_dir: Option<&Path>, recorded: Option<String>) -> CliResult<Installation> {
+/// What `install` installs from.
+pub enum Source<'a> {
+    /// Anything a plan's `source` takes (relative to the current directory).
+    Plan(&'a str),
+    /// A package: a file, or an `http(s)://` URL.
+    Package(&'a str),
+}
+
+impl<'a> Source<'a> {
+    /// A command-line argument: a package when it looks like one.
+    pub fn from_argument(argument: &'a str) -> Self {
+        match package::is_package(argument) {
+            true => Source::Package(argument),
+            false => Source::Plan(argument),
+        }
+    }
+
+    fn text(&self) -> &'a str {
+        match self {
+            Source::Plan(text) | Source::Package(text) => text,
+        }
+    }
+}
+
+/// Installs from `what`; install.json records `recorded`, else the source.
+pub fn install_source(what: Source<'_>, recorded: Option<String>) -> CliResult<Installation> {
     let runtime = crate::hosting::runtime()?;
     let home = amplifier_home();
-    let base_dir = base_dir.map(Path::to_owned).or_else(|| std::env::current_dir().ok());
-    let loader = DylibLoader::new(base_dir, &home);
-    let spec = match package::is_package(source) {
-        true => {
-            let module = package::unpacked(source, &home)?;
+    let loader = DylibLoader::new(std::env::current_dir().ok(), &home);
+    let source = what.text();
+    let spec = match what {
+        Source::Package(package) => {
+            let module = package::unpacked(package, &home)?;
             let manifest = Manifest::read_dir(&module).map_err(CliError::failed)?.expect("an unpacked package's");
             ModuleSpec {
                 source: Some(module.display().to_string()),
@@ -226,7 +250,7 @@ pub fn install_source(source: &str, base_dir: Option<&Path>, recorded: Option<St
                 ..ModuleSpec::new(manifest.module.name)
             }
         }
-        false => ModuleSpec {
+        Source::Plan(source) => ModuleSpec {
             source: Some(source.to_owned()),
             field_path: "source".to_owned(),
             ..ModuleSpec::new(id_from_source(source))
@@ -415,9 +439,9 @@ pub fn show(args: ShowArgs) -> CliResult {
         ))
         .hint("`amplifier module list` shows the modules there are"));
     }
-    let newest = versions.iter().map(|m| version_key(&m.version())).max();
+    let newest = versions.iter().map(InstalledModule::version).max_by(|a, b| version_order(a, b));
     for module in &versions {
-        let used = if Some(version_key(&module.version())) == newest { " (the version plans get)" } else { "" };
+        let used = if Some(module.version()) == newest { " (the version plans get)" } else { "" };
         println!("{} {}{used}", module.name, module.version());
         if let Some(manifest) = &module.manifest {
             print_manifest(manifest);

@@ -11,6 +11,7 @@ use amplifier_loader::{amplifier_home, index, library, package};
 use clap::Args;
 
 use crate::error::{CliError, CliResult};
+use crate::http::Http;
 
 #[derive(Args)]
 pub struct PackageArgs {
@@ -71,36 +72,32 @@ pub fn run(args: PackageArgs) -> CliResult {
 /// Whether an `install` argument names a package: a `.tar.gz`/`.tgz` file,
 /// or an `http(s)://` URL.
 pub fn is_package(source: &str) -> bool {
-    is_url(source) || source.ends_with(".tar.gz") || source.ends_with(".tgz")
+    index::is_url(source) || source.ends_with(".tar.gz") || source.ends_with(".tgz")
 }
 
-fn is_url(source: &str) -> bool {
-    source.starts_with("https://") || source.starts_with("http://")
-}
-
-/// The module directory of the package `source` (a file or a URL), unpacked
-/// under `$AMPLIFIER_HOME/cache/packages/` by the package's sha256, and
+/// The module directory of the package `source` (a file, or a URL it
+/// downloads and removes again), unpacked under
+/// `$AMPLIFIER_HOME/cache/packages/` by the package's sha256, and says
 /// what `install` will do with it (use its prebuilt library, or build).
 pub fn unpacked(source: &str, home: &Path) -> CliResult<PathBuf> {
-    let archive = match is_url(source) {
-        true => download(source, &home.join("cache").join("downloads"))?,
-        false => PathBuf::from(source),
-    };
-    let sha256 = sha256_file(&archive).map_err(CliError::failed)?;
-    let into = home.join("cache").join("packages").join(&sha256[..32]);
-    let module = match existing_module(&into) {
-        Some(module) => module,
-        None => {
-            // Unpacked aside and renamed: an interrupted unpack is never taken for a package.
-            let staging = into.with_extension(format!("partial-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&staging);
-            let module = package::extract(&archive, &staging).map_err(CliError::failed)?;
-            let _ = std::fs::remove_dir_all(&into);
-            std::fs::rename(&staging, &into)
-                .map_err(|err| CliError::failed(format!("cannot unpack into {}: {err}", into.display())))?;
-            into.join(module.file_name().expect("a module directory"))
+    let downloaded = match index::is_url(source) {
+        true => {
+            if source.starts_with("http://") {
+                eprintln!("warning: {source} is plain http: nothing checks who sent it (an index's sha256 would)");
+            }
+            let http = Http::new().map_err(CliError::failed)?;
+            let bytes = http.get(source).map_err(CliError::failed)?;
+            let downloads = home.join("cache").join("downloads");
+            Some(index::save_download(source, &bytes, &downloads).map_err(CliError::failed)?)
         }
+        false => None,
     };
+    let archive = downloaded.clone().unwrap_or_else(|| PathBuf::from(source));
+    let module = unpack_once(&archive, home);
+    if let Some(downloaded) = &downloaded {
+        let _ = std::fs::remove_file(downloaded);
+    }
+    let module = module?;
     let manifest = Manifest::read_dir(&module).map_err(CliError::failed)?.expect("extract checked it");
     match manifest.artifact() {
         Some(_) => eprintln!("   Using the prebuilt library for {HOST_TARGET}"),
@@ -113,21 +110,32 @@ pub fn unpacked(source: &str, home: &Path) -> CliResult<PathBuf> {
     Ok(module)
 }
 
+/// `archive` unpacked into `cache/packages/<sha256>/`, unless it is there
+/// already; the module's directory.
+fn unpack_once(archive: &Path, home: &Path) -> CliResult<PathBuf> {
+    let sha256 = sha256_file(archive).map_err(CliError::failed)?;
+    let into = home.join("cache").join("packages").join(&sha256[..32]);
+    if let Some(module) = existing_module(&into) {
+        return Ok(module);
+    }
+    // Unpacked aside and renamed: an interrupted unpack is never taken for
+    // a package, and of two installs at once the first to rename wins.
+    let staging = PathBuf::from(format!("{}.partial-{}", into.display(), std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(into.parent().expect("under the cache"))
+        .map_err(|err| CliError::failed(format!("cannot create {}: {err}", into.display())))?;
+    let module = package::extract(archive, &staging).map_err(CliError::failed)?;
+    if std::fs::rename(&staging, &into).is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+        return existing_module(&into)
+            .ok_or_else(|| CliError::failed(format!("cannot unpack {} into {}", archive.display(), into.display())));
+    }
+    Ok(into.join(module.file_name().expect("a module directory")))
+}
+
 /// The module directory of a package unpacked before.
 fn existing_module(into: &Path) -> Option<PathBuf> {
     let mut entries = std::fs::read_dir(into).ok()?.flatten();
     let module = entries.next()?.path();
     (entries.next().is_none() && module.join(MANIFEST_FILE).is_file()).then_some(module)
-}
-
-/// Downloads `url` into `dir`; the file.
-fn download(url: &str, dir: &Path) -> CliResult<PathBuf> {
-    let name =
-        url.rsplit('/').next().filter(|name| is_package(name) && !name.starts_with('.')).unwrap_or("package.tar.gz");
-    let bytes = crate::http::fetch(url).map_err(CliError::failed)?;
-    let path = dir.join(format!("{}-{name}", std::process::id()));
-    std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&path, bytes))
-        .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))?;
-    Ok(path)
 }

@@ -12,7 +12,7 @@ use amplifier_protocol::models::{
     Role, ToolCall, ToolResult, ToolSpec,
 };
 use amplifier_protocol::ops::{self, host, Done, HookOutcome, Op};
-use amplifier_protocol::{ErrorKind, ModuleError};
+use amplifier_protocol::{events, ErrorKind, ModuleError};
 use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -21,6 +21,9 @@ use serde_json::Value;
 use crate::callbacks::Callbacks;
 use crate::module::{start_call, DynTool};
 use crate::{Host, ModuleResult, MountContext, Tool};
+
+/// What the test host calls a module it mounted.
+const MODULE_ID: &str = "module-under-test";
 
 /// An in-process host double (upstream's MockCoordinator): mount a module
 /// into it with [`TestHost::mount`], drive the module through its trait
@@ -135,7 +138,7 @@ impl TestHost {
             return Err(ModuleError::new(ErrorKind::InvalidRequest, "a module's config is a JSON object"));
         };
         let _entered = crate::runtime().enter();
-        mount(MountContext { config, host: self.module_host(), module: "module-under-test" })
+        mount(MountContext { config, host: self.module_host(), module: MODULE_ID })
     }
 
     /// A [`Host`] on this test host, for code under test that takes one.
@@ -151,16 +154,26 @@ impl TestHost {
     }
 
     /// Runs each mounted module's `on_session_ready`, in mount order, as a
-    /// session does once its plan is mounted; the first failure is returned.
-    pub async fn session_ready(&self) -> ModuleResult<()> {
+    /// session does once its plan is mounted: a failure is recorded as a
+    /// `module:on_session_ready_failed` event and the others still run; the
+    /// failures.
+    pub async fn session_ready(&self) -> Vec<ModuleError> {
         let modules = lock(&self.state.modules).clone();
+        let mut failures = Vec::new();
         for module in modules {
             let ready = lock(&module.session_ready).take();
-            if let Some(ready) = ready {
-                ready().await?;
+            if let Some(Err(err)) = match ready {
+                Some(ready) => Some(ready().await),
+                None => None,
+            } {
+                let mut data = JsonMap::new();
+                data.insert("module_id".into(), Value::String(MODULE_ID.into()));
+                data.insert("error".into(), Value::String(err.message.clone()));
+                lock(&self.state.events).push((events::MODULE_ON_SESSION_READY_FAILED.to_owned(), data));
+                failures.push(err);
             }
         }
-        Ok(())
+        failures
     }
 
     /// Runs the cleanups the modules registered, in reverse order, as a

@@ -246,11 +246,22 @@ mod tests {
             .unwrap();
         let pre = || block_on(module.dispatch("tool:pre", JsonMap::new())).unwrap();
         assert!(!pre().is_denied(), "nothing registered before the session is ready");
-        block_on(host.session_ready()).unwrap();
+        assert!(block_on(host.session_ready()).is_empty());
         assert_eq!(pre().reason.as_deref(), Some("guarded"));
         assert_eq!(host.capability("guard.ready"), Some(json!(true)));
         assert!(block_on(host.cleanup()).is_empty());
         assert!(cleaned.load(std::sync::atomic::Ordering::SeqCst));
+        host.mount(
+            |ctx| {
+                ctx.host.on_session_ready(|| async { Err(ModuleError::internal("not ready")) });
+                Ok(())
+            },
+            json!({}),
+        )
+        .unwrap();
+        let failures = block_on(host.session_ready());
+        assert_eq!(failures.len(), 1);
+        assert_eq!(host.events_named("module:on_session_ready_failed")[0]["error"], "not ready");
         let err = block_on(module.spawn(crate::ops::SpawnRequest::default())).unwrap_err();
         assert!(err.message.contains("does not answer 'session.spawn'"), "{err}");
     }
