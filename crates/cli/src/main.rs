@@ -61,7 +61,7 @@ enum Command {
     Init(default_plan::InitArgs),
     /// Re-resolve a plan's modules (fetching git refs again) and rewrite amplifier.lock.
     Update(update::UpdateArgs),
-    /// Create, validate and install modules.
+    /// Create, validate, package, find and install modules.
     Module(module::ModuleArgs),
     /// Local models for provider-local: pull, list.
     Model(model::ModelArgs),
