@@ -296,12 +296,11 @@ async fn streamed_tool_calls_are_assembled_by_index_and_history_is_sent_in_opena
             // A call the history left unanswered: the request gets a stand-in result.
             Message {
                 content: amplifier_kernel::models::MessageContent::Blocks(vec![ContentBlock::text("Sure.")]),
-                tool_calls: Some(vec![amplifier_kernel::models::ToolCall {
-                    id: "call_x".into(),
-                    name: "echo".into(),
-                    arguments: json!({"text": "cut short"}),
-                    extensions: Default::default(),
-                }]),
+                tool_calls: Some(vec![amplifier_kernel::models::ToolCall::new(
+                    "call_x",
+                    "echo",
+                    json!({"text": "cut short"}),
+                )]),
                 ..Message::new(amplifier_kernel::models::Role::Assistant, "")
             },
             Message::user("again"),

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use amplifier_kernel::models::{JsonMap, Message, Role, ToolCall};
+use amplifier_kernel::models::{Message, Role, ToolCall};
 use amplifier_kernel::traits::{ContextManager, RequestView};
 use amplifier_kernel::ModuleError;
 use serde_json::{json, Value};
@@ -122,7 +122,7 @@ impl Validation<'_> {
 }
 
 fn tool_call(id: &str, name: &str, arguments: Value) -> ToolCall {
-    ToolCall { id: id.to_owned(), name: name.to_owned(), arguments, extensions: JsonMap::new() }
+    ToolCall::new(id, name, arguments)
 }
 
 fn sample_conversation() -> Vec<Message> {

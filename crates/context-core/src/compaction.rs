@@ -328,16 +328,7 @@ mod tests {
 
     fn calls(ids: &[&str]) -> Message {
         Message {
-            tool_calls: Some(
-                ids.iter()
-                    .map(|id| ToolCall {
-                        id: (*id).into(),
-                        name: "read".into(),
-                        arguments: json!({"path": id}),
-                        extensions: JsonMap::new(),
-                    })
-                    .collect(),
-            ),
+            tool_calls: Some(ids.iter().map(|id| ToolCall::new(*id, "read", json!({"path": id}))).collect()),
             ..assistant("")
         }
     }

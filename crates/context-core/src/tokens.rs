@@ -72,12 +72,7 @@ mod tests {
     #[test]
     fn counts_tool_calls_and_tool_results() {
         let call = Message {
-            tool_calls: Some(vec![ToolCall {
-                id: "c1".into(),
-                name: "echo".into(),
-                arguments: json!({"text": "hi"}),
-                extensions: JsonMap::new(),
-            }]),
+            tool_calls: Some(vec![ToolCall::new("c1", "echo", json!({"text": "hi"}))]),
             ..Message::new(Role::Assistant, "")
         };
         // "echo" (4) + `{"text":"hi"}` (13) = 17 chars → 5 tokens.

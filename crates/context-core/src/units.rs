@@ -85,16 +85,7 @@ mod tests {
 
     fn calls(ids: &[&str]) -> Message {
         Message {
-            tool_calls: Some(
-                ids.iter()
-                    .map(|id| ToolCall {
-                        id: (*id).into(),
-                        name: "echo".into(),
-                        arguments: json!({}),
-                        extensions: JsonMap::new(),
-                    })
-                    .collect(),
-            ),
+            tool_calls: Some(ids.iter().map(|id| ToolCall::new(*id, "echo", json!({}))).collect()),
             ..Message::new(Role::Assistant, "")
         }
     }

@@ -187,12 +187,15 @@ impl DylibLoader {
                 let identity = format!("{} {} {}", module.name, env!("CARGO_PKG_VERSION"), module.manifest);
                 ("builtin".to_owned(), None, lockfile::sha256_hex(identity.as_bytes()))
             }
-            ModuleCode::Library { library, source } => {
-                if manifest.as_ref().and_then(Manifest::artifact).is_some_and(|prebuilt| prebuilt.library == *library) {
-                    artifact = Some(manifest::HOST_TARGET.to_owned());
-                }
-                let sha256 = lockfile::library_sha256(library, self.builder.cache_dir())
-                    .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?;
+            ModuleCode::Library { library, source, prebuilt } => {
+                let sha256 = match prebuilt {
+                    Some(sha256) => {
+                        artifact = Some(manifest::HOST_TARGET.to_owned());
+                        sha256.clone()
+                    }
+                    None => lockfile::library_sha256(library, self.builder.cache_dir())
+                        .map_err(|err| LoadError::new(LoadReason::InvalidPackageLayout, format!("{at}: {err}")))?,
+                };
                 match found.resolver.as_str() {
                     "git" => (found.origin.clone(), self.git.commit_of(source), sha256),
                     _ => (lockfile::portable_path(source, self.base_dir.as_deref()), None, sha256),
@@ -218,7 +221,7 @@ impl DylibLoader {
     ) -> Result<(ResolvedModule, ModuleCode, Option<Manifest>), LoadError> {
         let found = self.resolve(spec, coordinator).await?;
         let at = &spec.field_path;
-        let (library, source) = match &found.source {
+        let (source, manifest_dir) = match &found.source {
             ResolvedSource::Builtin { name } => {
                 let module = builtin::find(name).ok_or_else(|| {
                     LoadError::new(LoadReason::MissingSource, format!("{at}: no built-in module '{name}'"))
@@ -229,9 +232,15 @@ impl DylibLoader {
                 return Ok((found, ModuleCode::Builtin(module), Some(manifest)));
             }
             ResolvedSource::Path { .. } => unreachable!("resolve() classifies every path"),
-            ResolvedSource::Library { path } => (path.clone(), path.clone()),
-            ResolvedSource::Crate { path } => match prebuilt_artifact(spec, path)? {
-                Some(artifact) => (artifact, path.clone()),
+            // A library's manifest sits beside it; a crate's in its directory.
+            ResolvedSource::Library { path } => (path.clone(), path.parent().map(Path::to_owned).unwrap_or_default()),
+            ResolvedSource::Crate { path } => (path.clone(), path.clone()),
+        };
+        let manifest = Manifest::read_dir(&manifest_dir)
+            .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
+        let (library, prebuilt) = match &found.source {
+            ResolvedSource::Crate { path } => match prebuilt_artifact(at, manifest.as_ref())? {
+                Some((artifact, sha256)) => (artifact, Some(sha256)),
                 None => {
                     let builder = self.builder.clone();
                     let crate_dir = path.clone();
@@ -239,18 +248,12 @@ impl DylibLoader {
                         .await
                         .map_err(|err| LoadError::new(LoadReason::Unknown, format!("build task failed: {err}")))?
                         .map_err(|err| LoadError::new(LoadReason::BuildFailed, format!("{at}: {err}")))?;
-                    (library, path.clone())
+                    (library, None)
                 }
             },
+            _ => (source.clone(), None),
         };
-        // A library's manifest sits beside it; a crate's in its directory.
-        let manifest_dir = match &found.source {
-            ResolvedSource::Library { path } => path.parent().map(Path::to_owned).unwrap_or_default(),
-            _ => source.clone(),
-        };
-        let manifest = Manifest::read_dir(&manifest_dir)
-            .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
-        Ok((found, ModuleCode::Library { library, source }, manifest))
+        Ok((found, ModuleCode::Library { library, source, prebuilt }, manifest))
     }
 }
 
@@ -374,20 +377,19 @@ fn refused_to_mount(at: &str, module: &str, err: &str) -> LoadError {
 #[derive(Debug, Clone)]
 pub enum ModuleCode {
     /// A library (built, prebuilt or given) to open, and the path it was
-    /// resolved from (the crate directory, or the library itself).
-    Library { library: PathBuf, source: PathBuf },
+    /// resolved from (the crate directory, or the library itself);
+    /// `prebuilt` is the sha256 of a prebuilt library, already checked
+    /// against its manifest (so nothing hashes it again).
+    Library { library: PathBuf, source: PathBuf, prebuilt: Option<String> },
     /// A module linked into this binary.
     Builtin(&'static builtin::BuiltinModule),
 }
 
-/// The prebuilt library a module directory's `amplifier.toml` names, once
-/// its sha256 matched; `None` when it names none (the crate is built).
-fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<PathBuf>, LoadError> {
-    let at = &spec.field_path;
-    let manifest = Manifest::read_dir(module_dir)
-        .map_err(|err| LoadError::new(LoadReason::InvalidModuleMetadata, format!("{at}: {err}")))?;
-    let Some(HostArtifact { library: artifact, sha256: expected }) = manifest.as_ref().and_then(Manifest::artifact)
-    else {
+/// The prebuilt library a module directory's `amplifier.toml` names for
+/// this host and its sha256, once that matched; `None` when it names none
+/// (the crate is built).
+fn prebuilt_artifact(at: &str, manifest: Option<&Manifest>) -> Result<Option<(PathBuf, String)>, LoadError> {
+    let Some(HostArtifact { library: artifact, sha256: expected }) = manifest.and_then(Manifest::artifact) else {
         return Ok(None);
     };
     let actual = lockfile::sha256_file(&artifact)
@@ -401,7 +403,7 @@ fn prebuilt_artifact(spec: &ModuleSpec, module_dir: &Path) -> Result<Option<Path
             ),
         ));
     }
-    Ok(Some(artifact))
+    Ok(Some((artifact, actual)))
 }
 
 impl ModuleLoader for DylibLoader {

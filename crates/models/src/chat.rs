@@ -147,7 +147,7 @@ pub fn shown_prefix(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amplifier_protocol::models::{JsonMap, ToolCall};
+    use amplifier_protocol::models::ToolCall;
 
     fn tool(name: &str) -> ToolSpec {
         ToolSpec {
@@ -161,12 +161,7 @@ mod tests {
     #[test]
     fn tools_go_into_the_system_turn_and_history_is_rendered_as_the_model_writes() {
         let mut call = Message::new(Role::Assistant, "");
-        call.tool_calls = Some(vec![ToolCall {
-            id: "c1".into(),
-            name: "echo".into(),
-            arguments: json!({"text": "x"}),
-            extensions: JsonMap::new(),
-        }]);
+        call.tool_calls = Some(vec![ToolCall::new("c1", "echo", json!({"text": "x"}))]);
         let request = ChatRequest {
             messages: vec![
                 Message::system("Be brief."),

@@ -228,6 +228,12 @@ pub struct ToolCall {
     pub extensions: JsonMap,
 }
 
+impl ToolCall {
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall { id: id.into(), name: name.into(), arguments, extensions: JsonMap::new() }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolSpec {
     pub name: String,
@@ -433,12 +439,9 @@ impl ChatResponse {
         self.content
             .iter()
             .filter_map(|block| match block {
-                ContentBlock::ToolCall { id, name, input, .. } => Some(ToolCall {
-                    id: id.clone(),
-                    name: name.clone(),
-                    arguments: input.clone(),
-                    extensions: JsonMap::new(),
-                }),
+                ContentBlock::ToolCall { id, name, input, .. } => {
+                    Some(ToolCall::new(id.clone(), name.clone(), input.clone()))
+                }
                 _ => None,
             })
             .collect()

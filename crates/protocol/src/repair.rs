@@ -118,16 +118,7 @@ mod tests {
 
     fn assistant_calling(ids: &[&str]) -> Message {
         Message {
-            tool_calls: Some(
-                ids.iter()
-                    .map(|id| ToolCall {
-                        id: (*id).to_owned(),
-                        name: "bash".to_owned(),
-                        arguments: json!({}),
-                        extensions: JsonMap::new(),
-                    })
-                    .collect(),
-            ),
+            tool_calls: Some(ids.iter().map(|id| ToolCall::new(*id, "bash", json!({}))).collect()),
             ..Message::new(Role::Assistant, "")
         }
     }

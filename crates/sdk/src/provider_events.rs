@@ -258,7 +258,7 @@ mod repair_tests {
     }
 
     fn call(id: &str) -> ToolCall {
-        ToolCall { id: id.into(), name: "echo".into(), arguments: json!({}), extensions: JsonMap::new() }
+        ToolCall::new(id, "echo", json!({}))
     }
 
     #[test]

@@ -190,12 +190,7 @@ mod tests {
         let tool = select_agent_tool(&agents());
         assert_eq!(tool.parameters["properties"]["agent"]["enum"], json!(["support", "billing"]));
         let answer = |agent: &str| ChatResponse {
-            tool_calls: Some(vec![ToolCall {
-                id: "c".into(),
-                name: SELECT_AGENT.into(),
-                arguments: json!({"agent": agent}),
-                extensions: Default::default(),
-            }]),
+            tool_calls: Some(vec![ToolCall::new("c", SELECT_AGENT, json!({"agent": agent}))]),
             ..ChatResponse::default()
         };
         assert_eq!(choice_of(&answer("billing"), &agents()).as_deref(), Some("billing"));

@@ -337,12 +337,9 @@ fn response(
     let tool_calls: Vec<ToolCall> = content
         .iter()
         .filter_map(|block| match block {
-            ContentBlock::ToolCall { id, name, input, .. } => Some(ToolCall {
-                id: id.clone(),
-                name: name.clone(),
-                arguments: input.clone(),
-                extensions: JsonMap::new(),
-            }),
+            ContentBlock::ToolCall { id, name, input, .. } => {
+                Some(ToolCall::new(id.clone(), name.clone(), input.clone()))
+            }
             _ => None,
         })
         .collect();
@@ -540,18 +537,8 @@ mod tests {
                 },
             ]),
             tool_calls: Some(vec![
-                ToolCall {
-                    id: "toolu_1".into(),
-                    name: "echo".into(),
-                    arguments: json!({"text": "a"}),
-                    extensions: JsonMap::new(),
-                },
-                ToolCall {
-                    id: "toolu_2".into(),
-                    name: "echo".into(),
-                    arguments: json!({"text": "b"}),
-                    extensions: JsonMap::new(),
-                },
+                ToolCall::new("toolu_1", "echo", json!({"text": "a"})),
+                ToolCall::new("toolu_2", "echo", json!({"text": "b"})),
             ]),
             ..Message::new(Role::Assistant, "")
         };

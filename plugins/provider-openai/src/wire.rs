@@ -211,12 +211,11 @@ pub fn parse_response(body: &Value) -> Result<ChatResponse, String> {
         .enumerate()
         .map(|(n, call)| {
             let function = call.get("function").cloned().unwrap_or_default();
-            ToolCall {
-                id: call.get("id").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("call_{n}")),
-                name: function.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                arguments: tool_arguments(function.get("arguments").and_then(Value::as_str).unwrap_or_default()),
-                extensions: JsonMap::new(),
-            }
+            ToolCall::new(
+                call.get("id").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("call_{n}")),
+                function.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                tool_arguments(function.get("arguments").and_then(Value::as_str).unwrap_or_default()),
+            )
         })
         .collect();
     Ok(ChatResponse {
@@ -345,11 +344,12 @@ impl StreamDecoder for StreamAccumulator {
         let tool_calls: Vec<ToolCall> = self
             .calls
             .into_iter()
-            .map(|(index, call)| ToolCall {
-                id: call.id.unwrap_or_else(|| format!("call_{index}")),
-                name: call.name,
-                arguments: tool_arguments(&call.arguments),
-                extensions: JsonMap::new(),
+            .map(|(index, call)| {
+                ToolCall::new(
+                    call.id.unwrap_or_else(|| format!("call_{index}")),
+                    call.name,
+                    tool_arguments(&call.arguments),
+                )
             })
             .collect();
         ChatResponse {
@@ -432,12 +432,7 @@ mod tests {
                 },
                 ContentBlock::text(""),
             ]),
-            tool_calls: Some(vec![ToolCall {
-                id: "call_1".into(),
-                name: "echo".into(),
-                arguments: json!({"text": "hi"}),
-                extensions: JsonMap::new(),
-            }]),
+            tool_calls: Some(vec![ToolCall::new("call_1", "echo", json!({"text": "hi"}))]),
             ..Message::new(Role::Assistant, "")
         };
         let result = Message { name: Some("echo".into()), ..Message::tool_result("call_1", "hi") };

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use amplifier_kernel::plan::{ModuleKind, ModuleSpec};
 use amplifier_kernel::traits::ResolvedSource;
 use amplifier_loader::index::safe_file_name;
-use amplifier_loader::lockfile::sha256_file;
 use amplifier_loader::manifest::{version_order, Manifest, HOST_TARGET, MANIFEST_FILE};
 use amplifier_loader::resolver::Installed;
 use amplifier_loader::{amplifier_home, builtin, DylibLoader, ModuleCode};
@@ -256,8 +255,9 @@ pub fn install_source(what: Source<'_>, recorded: Option<String>) -> CliResult<I
             ..ModuleSpec::new(id_from_source(source))
         },
     };
-    let (library, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
-        Ok((ModuleCode::Library { library, .. }, manifest)) => (library, manifest),
+    // `prebuilt`: the package's library, its checksum checked before it was opened.
+    let (library, prebuilt, manifest) = match runtime.block_on(loader.prepare(&spec, None)) {
+        Ok((ModuleCode::Library { library, prebuilt, .. }, manifest)) => (library, prebuilt, manifest),
         Ok((ModuleCode::Builtin(module), _)) => return Err(built_in(module.name)),
         Err(err) => {
             let message = err.message.strip_prefix("source: ").unwrap_or(&err.message);
@@ -279,11 +279,6 @@ pub fn install_source(what: Source<'_>, recorded: Option<String>) -> CliResult<I
     }
     // Refuse what this amplifier could not load (another ABI, not a plugin).
     amplifier_loader::library::open(&library, name).map_err(CliError::failed)?;
-    // The package's prebuilt library (its checksum checked before it was opened), or one built here.
-    let prebuilt = manifest
-        .artifact()
-        .map(|artifact| artifact.sha256)
-        .filter(|sha256| sha256_file(&library).is_ok_and(|actual| actual == *sha256));
     let local = Path::new(source);
     let recorded = recorded.unwrap_or_else(|| match local.exists() {
         true => local.canonicalize().map(|p| p.display().to_string()).unwrap_or_else(|_| source.to_owned()),

@@ -238,12 +238,7 @@ pub fn tool_call_response(calls: &[(&str, Value)]) -> ChatResponse {
     let calls = calls
         .iter()
         .enumerate()
-        .map(|(index, (name, arguments))| ToolCall {
-            id: format!("call_{}", index + 1),
-            name: (*name).to_owned(),
-            arguments: arguments.clone(),
-            extensions: JsonMap::new(),
-        })
+        .map(|(index, (name, arguments))| ToolCall::new(format!("call_{}", index + 1), *name, arguments.clone()))
         .collect();
     ChatResponse { tool_calls: Some(calls), ..ChatResponse::default() }
 }
