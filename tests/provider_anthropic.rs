@@ -174,7 +174,7 @@ async fn the_system_prompt_is_top_level_and_overloaded_servers_get_longer_backof
     let config = anthropic_config(&server, "max_retries: 2, overloaded_delay_multiplier: 4");
     let harness = mount(&provider_entry("provider-anthropic", "claude", &config)).await;
     let request = ChatRequest {
-        messages: vec![Message::system("You are terse."), Message::user("Hi")],
+        messages: vec![Message::system("You are terse."), Message::user("Hi")].into(),
         ..ChatRequest::default()
     };
     let started = Instant::now();
@@ -218,7 +218,7 @@ async fn errors_map_to_kinds_without_the_key_and_models_are_listed() {
     ]);
     let config = anthropic_config(&server, "use_streaming: false, max_retries: 1");
     let harness = mount(&provider_entry("provider-anthropic", "claude", &config)).await;
-    let hi = || ChatRequest { messages: vec![Message::user("Hi")], ..ChatRequest::default() };
+    let hi = || ChatRequest { messages: vec![Message::user("Hi")].into(), ..ChatRequest::default() };
 
     let err = harness.complete("claude", hi(), false).await.0.expect_err("401");
     assert_eq!((err.kind, err.status_code, err.retryable), (ErrorKind::Authentication, Some(401), false));
@@ -267,7 +267,7 @@ async fn a_rate_limit_nearly_used_up_slows_the_next_request_down_and_says_so() {
     ]);
     let config = anthropic_config(&server, "use_streaming: false, max_retries: 0, throttle_delay: 0.3");
     let harness = mount(&provider_entry("provider-anthropic", "claude", &config)).await;
-    let hi = || ChatRequest { messages: vec![Message::user("Hi")], ..ChatRequest::default() };
+    let hi = || ChatRequest { messages: vec![Message::user("Hi")].into(), ..ChatRequest::default() };
 
     let refused = harness.complete("claude", hi(), false).await.0.unwrap_err();
     assert_eq!(refused.kind, ErrorKind::RateLimit);

@@ -23,7 +23,7 @@ fn openai(instance: &str, config: &str) -> String {
 }
 
 fn hello() -> ChatRequest {
-    ChatRequest { messages: vec![Message::user("Say hello in one short sentence.")], ..ChatRequest::default() }
+    ChatRequest { messages: vec![Message::user("Say hello in one short sentence.")].into(), ..ChatRequest::default() }
 }
 
 /// The real-server cases run one after another on one server: the machine is
@@ -304,7 +304,8 @@ async fn streamed_tool_calls_are_assembled_by_index_and_history_is_sent_in_opena
                 ..Message::new(amplifier_kernel::models::Role::Assistant, "")
             },
             Message::user("again"),
-        ],
+        ]
+        .into(),
         tools: Some(vec![ToolSpec::new(
             "echo",
             "Echoes",

@@ -475,3 +475,20 @@ fn a_tool_result_over_the_cap_is_kept_short_and_spilled_whole_to_a_file() {
         "the whole output"
     );
 }
+
+#[test]
+fn run_no_session_leaves_nothing_in_the_store() {
+    let env = Env::new();
+    env.write_plan(&plan_yaml(&scripted(r#"[{text: "gone"}]"#), "", "  []"));
+    let output = env.ok(&["run", "--plan", "plan.yaml", "--no-session", "--output-format", "json", "hi"]);
+    let doc: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(doc["response"], "gone");
+    let listed = env.amp().args(["session", "list", "--all-projects"]).output().unwrap();
+    assert!(stdout(&listed).is_empty(), "a session was stored: {}", stdout(&listed));
+    let id = doc["session_id"].as_str().unwrap();
+    let shown = env.amp().args(["session", "show", id]).output().unwrap();
+    assert!(!shown.status.success(), "session show found {id}");
+    // And recording still works without the flag.
+    env.ok(&["run", "--plan", "plan.yaml", "hi"]);
+    assert_eq!(stdout(&env.ok(&["session", "list"])).lines().count(), 2, "a header and the one run");
+}

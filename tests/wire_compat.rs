@@ -92,3 +92,37 @@ hooks:
     assert_eq!(report["history.fetch_all"], json!({"ok": []}));
     assert_eq!(report["context.set_messages"], json!({"ok": [{"role": "user", "content": "kept"}]}));
 }
+
+/// Today's agent loop sends the context's view in place of the history.
+/// A provider built before that gets the messages filled in by the host,
+/// and a context built before `sync_view` answers a provider's SDK with its
+/// whole view: either way the model sees the conversation.
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn todays_loop_reaches_a_provider_and_a_context_built_before_views_were_synced() {
+    let library = workspace().join("tests/prebuilt/wire-v1/libwire_v1.so");
+    let cases = [
+        ("context-simple", "{module: wire-v1}", "parrot: hello wire"),
+        ("wire-v1", "{module: provider-scripted, config: {echo_last_user: true}}", "hello wire"),
+    ];
+    for (context, provider, answer) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = format!(
+            r#"session:
+  orchestrator: {{module: loop-basic}}
+  context: {{module: {context}}}
+  resolver:
+    module: wire-v1
+    source: "{library}"
+    config: {{library: "{library}"}}
+providers:
+  - {provider}
+"#,
+            library = library.display()
+        );
+        std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+        let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hello wire"]).output().unwrap();
+        assert!(output.status.success(), "{context} with {provider}: {}", stderr(&output));
+        assert_eq!(stdout(&output).trim(), answer, "{context} with {provider}");
+    }
+}

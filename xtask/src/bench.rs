@@ -92,7 +92,8 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
         cargo: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
         root,
     };
-    println!("{}", machine_facts());
+    let facts = machine_facts();
+    println!("{facts}");
     if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::W6 | Workload::LocalLlm)) {
         bench.build_host()?;
     }
@@ -101,20 +102,39 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
     } else {
         None
     };
+    let results = target.join("bench").join("results.jsonl");
+    std::fs::create_dir_all(results.parent().unwrap_or(&target))?;
+    let mut jsonl = String::new();
     for workload in workloads {
-        let line = match (workload, &runtime) {
+        let report = match (workload, &runtime) {
             (Workload::W1, _) => bench.w1()?,
             (Workload::W2, _) => bench.w2()?,
             (Workload::W3, Some(runtime)) => bench.w3(runtime)?,
             (Workload::W4, Some(runtime)) => bench.w4(runtime)?,
             (Workload::W5, _) => w5()?,
             (Workload::W6, _) => bench.w6()?,
-            (Workload::LocalLlm, _) => bench.local_llm()?,
+            (Workload::LocalLlm, _) => {
+                let text = bench.local_llm()?;
+                Report { json: json!({"workload": "local-llm", "text": text}), text }
+            }
             (_, None) => unreachable!("the runtime is built for W3 and W4"),
         };
-        println!("{line}");
+        println!("{}", report.text);
+        let mut json = report.json;
+        json["machine"] = json!(facts);
+        jsonl.push_str(&json.to_string());
+        jsonl.push('\n');
+        // Written after each workload, so an interrupted run keeps what it measured.
+        std::fs::write(&results, &jsonl)?;
     }
+    eprintln!("bench: JSON lines in {}", results.display());
     Ok(())
+}
+
+/// One workload's line of text, and the same figures as a JSON object.
+struct Report {
+    text: String,
+    json: Value,
 }
 
 fn machine_facts() -> String {
@@ -220,7 +240,7 @@ impl Bench {
 
     /// W1 twice, interleaved: the scripted plan's modules built in, and the
     /// same modules as cdylibs (`AMPLIFIER_MODULE_<ID>` pointing at their crates).
-    fn w1(&self) -> Result<String> {
+    fn w1(&self) -> Result<Report> {
         const RUNS: usize = 20;
         const MODULES: [&str; 5] = ["loop-basic", "context-simple", "provider-scripted", "tool-echo", "hooks-logging"];
         let scratch = tempfile::tempdir()?;
@@ -242,21 +262,31 @@ impl Bench {
                 *peak_kib = u64::max(*peak_kib, kib);
             }
         }
-        let shown = |(walls, peak_kib): (Vec<Duration>, u64)| {
-            format!("{} wall (median of {RUNS}), peak RSS {:.1} MiB", human(median(walls)), peak_kib as f64 / 1024.0)
+        let (builtin, cdylib) = ((median(builtin.0), builtin.1), (median(cdylib.0), cdylib.1));
+        let shown = |(wall, peak_kib): (Duration, u64)| {
+            format!("{} wall (median of {RUNS}), peak RSS {:.1} MiB", human(wall), peak_kib as f64 / 1024.0)
         };
-        Ok(format!(
-            "W1 cold start (scripted plan, 1 tool call; a new process per run, plugin build cache warm): \
-             built-in modules {}; the same modules as cdylibs {}",
-            shown(builtin),
-            shown(cdylib)
-        ))
+        let figures = |(wall, peak_kib): (Duration, u64)| json!({"wall_ns": nanos(wall), "peak_rss_kib": peak_kib});
+        Ok(Report {
+            text: format!(
+                "W1 cold start (scripted plan, 1 tool call; a new process per run, plugin build cache warm): \
+                 built-in modules {}; the same modules as cdylibs {}",
+                shown(builtin),
+                shown(cdylib)
+            ),
+            json: json!({"workload": "W1", "runs": RUNS, "builtin": figures(builtin), "cdylib": figures(cdylib)}),
+        })
     }
 
-    fn w2(&self) -> Result<String> {
-        const CALLS: usize = 1000;
+    /// W2 at three lengths of history. Per K: the time per iteration with
+    /// the store on (the default) and off (`--no-session`), each the
+    /// difference between a K-call run and a one-call run over K - 1
+    /// (medians, interleaved); and, from the events the store-on run
+    /// recorded, the median time from one `provider:request` to the next in
+    /// each tenth of the run: flat deciles mean an iteration costs the same
+    /// whatever the length of the history.
+    fn w2(&self) -> Result<Report> {
         const HOOKS: usize = 5;
-        const RUNS: usize = 5;
         let scratch = tempfile::tempdir()?;
         let write_plan = |calls: usize| -> Result<PathBuf> {
             let script = json!([
@@ -267,30 +297,135 @@ impl Bench {
             std::fs::write(&path, serde_json::to_string_pretty(&self.plan(script, true, HOOKS))?)?;
             Ok(path)
         };
-        let (long, short) = (write_plan(CALLS)?, write_plan(1)?);
-        eprintln!("bench: W2 warm-up runs");
-        self.run_host(&short, scratch.path())?;
-        self.run_host(&long, scratch.path())?;
-        let (mut longs, mut shorts) = (Vec::new(), Vec::new());
-        for _ in 0..RUNS {
-            shorts.push(self.run_host(&short, scratch.path())?.0);
-            longs.push(self.run_host(&long, scratch.path())?.0);
+        let short = write_plan(1)?;
+        let (mut lines, mut sizes) = (Vec::new(), Vec::new());
+        for (calls, runs) in [(100, 9), (1000, 5), (3000, 3)] {
+            let long = write_plan(calls)?;
+            eprintln!("bench: W2 K = {calls}");
+            self.run_host(&short, scratch.path())?;
+            self.run_host(&long, scratch.path())?;
+            let [mut on_long, mut on_short, mut off_long, mut off_short] = [(); 4].map(|()| Vec::new());
+            let mut session = String::new();
+            for _ in 0..runs {
+                on_short.push(self.run_w2(&short, scratch.path(), true)?.0);
+                let (wall, id) = self.run_w2(&long, scratch.path(), true)?;
+                on_long.push(wall);
+                session = id;
+                off_short.push(self.run_w2(&short, scratch.path(), false)?.0);
+                off_long.push(self.run_w2(&long, scratch.path(), false)?.0);
+            }
+            let per = |long: Vec<Duration>, short: Vec<Duration>| {
+                median(long).saturating_sub(median(short)) / (calls as u32 - 1)
+            };
+            let (on, off) = (per(on_long, on_short), per(off_long, off_short));
+            let deciles = self.w2_deciles(&session, scratch.path())?;
+            let (first, last) =
+                (deciles.first().copied().unwrap_or_default(), deciles.last().copied().unwrap_or_default());
+            lines.push(format!(
+                "K = {calls}: {} per iteration with the store, {} without; deciles {} (last / first {:.2})",
+                human(on),
+                human(off),
+                deciles.iter().map(|d| human(*d)).collect::<Vec<_>>().join(" "),
+                ratio(last, first)
+            ));
+            sizes.push(json!({
+                "calls": calls,
+                "runs": runs,
+                "per_iteration_ns": nanos(on),
+                "per_iteration_no_store_ns": nanos(off),
+                "deciles_ns": deciles.iter().map(|d| nanos(*d)).collect::<Vec<_>>(),
+                "last_over_first_decile": ratio(last, first),
+            }));
         }
-        let (long, short) = (median(longs), median(shorts));
-        let per_iteration = long.saturating_sub(short) / (CALLS as u32 - 1);
-        Ok(format!(
-            "W2 {CALLS} sequential tool calls, {HOOKS} hook plugins on every event: {} per iteration \
-             (medians of {RUNS} runs: {} with {CALLS} calls, {} with 1)",
-            human(per_iteration),
-            human(long),
-            human(short)
-        ))
+        let growth = |key: &str| match (sizes.first(), sizes.last()) {
+            (Some(a), Some(b)) => b[key].as_f64().unwrap_or(0.0) / a[key].as_f64().unwrap_or(f64::NAN),
+            _ => f64::NAN,
+        };
+        let (growth_on, growth_off) = (growth("per_iteration_ns"), growth("per_iteration_no_store_ns"));
+        Ok(Report {
+            text: format!(
+                "W2 K sequential tool calls, {HOOKS} hook plugins on every event; {}; K = 3000 over K = 100: \
+                 {growth_on:.2} with the store, {growth_off:.2} without",
+                lines.join("; ")
+            ),
+            json: json!({
+                "workload": "W2",
+                "hooks": HOOKS,
+                "sizes": sizes,
+                "growth_3000_over_100": growth_on,
+                "growth_3000_over_100_no_store": growth_off,
+            }),
+        })
+    }
+
+    /// One W2 run; with `store`, also its session id (from `--output-format json`).
+    fn run_w2(&self, plan: &Path, scratch: &Path, store: bool) -> Result<(Duration, String)> {
+        let out = scratch.join("w2.json");
+        let mut command = Command::new(&self.amplifier);
+        command.args(["run", "--plan"]).arg(plan);
+        match store {
+            true => command.args(["--output-format", "json"]),
+            false => command.arg("--no-session"),
+        };
+        let started = Instant::now();
+        let status = command
+            .arg("hi")
+            .current_dir(&self.root)
+            .env("AMPLIFIER_HOME", &self.home)
+            // Every event kept, for the deciles.
+            .env("AMPLIFIER_EVENTS_MAX_ROWS", "0")
+            .stdin(Stdio::null())
+            .stdout(File::create(&out)?)
+            .stderr(Stdio::null())
+            .status()?;
+        let wall = started.elapsed();
+        if !status.success() {
+            return Err(format!("`amplifier run --plan {}` failed ({status})", plan.display()).into());
+        }
+        let session = match store {
+            true => {
+                let result: Value = serde_json::from_str(&std::fs::read_to_string(&out)?)?;
+                result["session_id"].as_str().ok_or("`run --output-format json` printed no session_id")?.to_owned()
+            }
+            false => String::new(),
+        };
+        Ok((wall, session))
+    }
+
+    /// The median time from one `provider:request` to the next, per tenth
+    /// of the stored session's iterations (exported as upstream's events.jsonl).
+    fn w2_deciles(&self, session: &str, scratch: &Path) -> Result<Vec<Duration>> {
+        let dir = scratch.join(format!("export-{session}"));
+        let status = Command::new(&self.amplifier)
+            .args(["session", "export", session, "--out"])
+            .arg(&dir)
+            .env("AMPLIFIER_HOME", &self.home)
+            .stdout(Stdio::null())
+            .status()?;
+        if !status.success() {
+            return Err(format!("`amplifier session export {session}` failed ({status})").into());
+        }
+        let mut requests = Vec::new();
+        for line in std::fs::read_to_string(dir.join("events.jsonl"))?.lines() {
+            let event: Value = serde_json::from_str(line)?;
+            if event["event"] == "provider:request" {
+                let at = event["data"]["timestamp"].as_str().ok_or("a provider:request without a timestamp")?;
+                requests.push(seconds_of_day(at).ok_or_else(|| format!("unreadable timestamp {at}"))?);
+            }
+        }
+        let steps: Vec<Duration> =
+            requests.windows(2).map(|pair| Duration::from_secs_f64((pair[1] - pair[0]).rem_euclid(86_400.0))).collect();
+        if steps.len() < 10 {
+            return Err(format!("session {session} recorded {} provider requests", requests.len()).into());
+        }
+        let tenth = steps.len() / 10;
+        Ok((0..10).map(|i| median(steps[i * tenth..(i + 1) * tenth].to_vec())).collect())
     }
 
     /// W2's loop without hooks, its tool in-process and in a process of
     /// its own (`isolation: process`), interleaved: the cost per call of
     /// the socket round trip, and of starting the module's process.
-    fn w6(&self) -> Result<String> {
+    fn w6(&self) -> Result<Report> {
         const CALLS: usize = 1000;
         const RUNS: usize = 5;
         let scratch = tempfile::tempdir()?;
@@ -324,19 +459,28 @@ impl Bench {
         let [[in_long, in_short], [iso_long, iso_short]] = times.map(|runs| runs.map(median));
         let per_call = |long: Duration, short: Duration| long.saturating_sub(short) / (CALLS as u32 - 1);
         let (in_call, iso_call) = (per_call(in_long, in_short), per_call(iso_long, iso_short));
-        Ok(format!(
-            "W6 {CALLS} sequential tool calls, tool-echo in-process / isolation: process: {} / {} per iteration \
-             (the process costs {} per call); one-call run {} / {} (starting the module's process: {})",
-            human(in_call),
-            human(iso_call),
-            human(iso_call.saturating_sub(in_call)),
-            human(in_short),
-            human(iso_short),
-            human(iso_short.saturating_sub(in_short)),
-        ))
+        Ok(Report {
+            text: format!(
+                "W6 {CALLS} sequential tool calls, tool-echo in-process / isolation: process: {} / {} per iteration \
+                 (the process costs {} per call); one-call run {} / {} (starting the module's process: {})",
+                human(in_call),
+                human(iso_call),
+                human(iso_call.saturating_sub(in_call)),
+                human(in_short),
+                human(iso_short),
+                human(iso_short.saturating_sub(in_short)),
+            ),
+            json: json!({
+                "workload": "W6",
+                "per_iteration_in_process_ns": nanos(in_call),
+                "per_iteration_isolated_ns": nanos(iso_call),
+                "one_call_run_in_process_ns": nanos(in_short),
+                "one_call_run_isolated_ns": nanos(iso_short),
+            }),
+        })
     }
 
-    fn w3(&self, runtime: &Runtime) -> Result<String> {
+    fn w3(&self, runtime: &Runtime) -> Result<Report> {
         const HANDLERS: usize = 5;
         const IN_PROCESS: usize = 100_000;
         const ACROSS_ABI: usize = 20_000;
@@ -365,14 +509,23 @@ impl Bench {
             session.cleanup().await;
             Ok::<_, Box<dyn Error>>(per)
         })?;
-        Ok(format!(
-            "W3 hook emit, {HANDLERS} handlers: {} in-process, {} across the ABI (per emit, {bytes}-byte event)",
-            human(in_process),
-            human(across_abi)
-        ))
+        Ok(Report {
+            text: format!(
+                "W3 hook emit, {HANDLERS} handlers: {} in-process, {} across the ABI (per emit, {bytes}-byte event)",
+                human(in_process),
+                human(across_abi)
+            ),
+            json: json!({
+                "workload": "W3",
+                "handlers": HANDLERS,
+                "event_bytes": bytes,
+                "in_process_ns": nanos(in_process),
+                "across_abi_ns": nanos(across_abi),
+            }),
+        })
     }
 
-    fn w4(&self, runtime: &Runtime) -> Result<String> {
+    fn w4(&self, runtime: &Runtime) -> Result<Report> {
         const MESSAGES: usize = 10_000;
         const VIEWS: usize = 10;
         const BUDGET: u64 = 20_000;
@@ -393,12 +546,23 @@ impl Bench {
                 views.push(started.elapsed());
             }
             session.cleanup().await;
-            Ok(format!(
-                "W4 context-simple, {MESSAGES} messages: {} per add, {} per compacted request view \
-                 (median of {VIEWS}; a {BUDGET}-token view keeps {kept} messages)",
-                human(per_add),
-                human(median(views))
-            ))
+            let view = median(views);
+            Ok(Report {
+                text: format!(
+                    "W4 context-simple, {MESSAGES} messages: {} per add, {} per compacted request view \
+                     (median of {VIEWS}; a {BUDGET}-token view keeps {kept} messages)",
+                    human(per_add),
+                    human(view)
+                ),
+                json: json!({
+                    "workload": "W4",
+                    "messages": MESSAGES,
+                    "budget_tokens": BUDGET,
+                    "kept": kept,
+                    "per_add_ns": nanos(per_add),
+                    "per_compacted_view_ns": nanos(view),
+                }),
+            })
         })
     }
 }
@@ -407,7 +571,7 @@ impl Bench {
 /// for as tool-bash spawns it (own process group, cleaned environment),
 /// unconfined and confined (workspace-write, no network), interleaved;
 /// and what preparing the sandbox costs, once per tool mount.
-fn w5() -> Result<String> {
+fn w5() -> Result<Report> {
     use amplifier_sandbox::{Policy, Sandbox};
     use std::os::unix::process::CommandExt;
     const RUNS: usize = 200;
@@ -445,14 +609,23 @@ fn w5() -> Result<String> {
         confined.push(spawn(true)?);
     }
     let (open, confined) = (median(open), median(confined));
-    Ok(format!(
-        "W5 `bash -c true` as tool-bash runs it: {} unconfined, {} sandboxed (+{}; median of {RUNS} each, \
-         interleaved); preparing the sandbox {} (median of 10, once per mount)",
-        human(open),
-        human(confined),
-        human(confined.saturating_sub(open)),
-        human(median(prepare))
-    ))
+    let prepare = median(prepare);
+    Ok(Report {
+        text: format!(
+            "W5 `bash -c true` as tool-bash runs it: {} unconfined, {} sandboxed (+{}; median of {RUNS} each, \
+             interleaved); preparing the sandbox {} (median of 10, once per mount)",
+            human(open),
+            human(confined),
+            human(confined.saturating_sub(open)),
+            human(prepare)
+        ),
+        json: json!({
+            "workload": "W5",
+            "unconfined_ns": nanos(open),
+            "sandboxed_ns": nanos(confined),
+            "prepare_ns": nanos(prepare),
+        }),
+    })
 }
 
 /// Waits for `child` with `wait4`, which reports that child's own rusage.
@@ -581,6 +754,25 @@ fn prose(lead: &str, seed: usize) -> String {
         k = k.wrapping_mul(31).wrapping_add(7);
     }
     text
+}
+
+/// An RFC 3339 timestamp's time of day in seconds (nanoseconds kept): the
+/// kernel stamps every event in UTC.
+fn seconds_of_day(timestamp: &str) -> Option<f64> {
+    let time = timestamp.split_once('T')?.1.trim_end_matches('Z');
+    let mut parts = time.splitn(3, ':');
+    let hours: f64 = parts.next()?.parse().ok()?;
+    let minutes: f64 = parts.next()?.parse().ok()?;
+    let seconds: f64 = parts.next()?.parse().ok()?;
+    Some(hours * 3600.0 + minutes * 60.0 + seconds)
+}
+
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64()
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use amplifier_sdk::ops::{EphemeralInjection, HookOutcome};
+use amplifier_sdk::ops::{ContextView, EphemeralInjection, HookOutcome};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::{events, HookAction};
 use serde::Deserialize;
@@ -206,15 +206,15 @@ impl AgentLoop {
                     append_to_last_tool_result: false,
                 });
             }
-            let mut messages = self
-                .host
-                .get_messages_for_request(RequestView { token_budget: None, provider: Some(provider.clone()) })
-                .await?;
-            apply_ephemeral(&mut messages, std::mem::take(&mut ephemeral));
+            // The request's messages are the context's view: the provider
+            // keeps its copy of it in step, so the history is not sent again.
+            let context = ContextView {
+                view: RequestView { token_budget: None, provider: Some(provider.clone()) },
+                ephemeral: std::mem::take(&mut ephemeral),
+            };
             // Read every iteration: modules may mount tools while a turn runs.
             let tools = self.host.tools().await?;
             let request = ChatRequest {
-                messages,
                 // The last call keeps the tools, as upstream's: a request
                 // whose history holds tool calls but no tools confuses models.
                 tools: (!tools.is_empty()).then_some(tools),
@@ -225,9 +225,9 @@ impl AgentLoop {
             self.rate_limit(last_call_end).await?;
             let mut started = HashSet::new();
             let completion = if self.style.stream {
-                self.complete_streaming(&provider, request, &mut started).await
+                self.complete_streaming(&provider, request, context, &mut started).await
             } else {
-                self.host.complete(Some(&provider), request).await
+                self.host.complete_from_context(Some(&provider), request, context, None).await
             };
             let response = match completion {
                 Ok(response) => {
@@ -321,6 +321,7 @@ impl AgentLoop {
         &self,
         provider: &str,
         mut request: ChatRequest,
+        context: ContextView,
         started: &mut HashSet<u64>,
     ) -> ModuleResult<ChatResponse> {
         use futures::StreamExt;
@@ -332,7 +333,7 @@ impl AgentLoop {
             let _ = forward.unbounded_send(Some(delta));
         });
         let complete = async {
-            let result = self.host.complete_streaming(Some(provider), request, on_event).await;
+            let result = self.host.complete_from_context(Some(provider), request, context, Some(on_event)).await;
             let _ = sender.unbounded_send(None);
             result
         };
@@ -483,24 +484,6 @@ fn replaced_result(original: ToolResult, left: &Value) -> ToolResult {
     ToolResult::ok(left.clone())
 }
 
-fn apply_ephemeral(messages: &mut Vec<Message>, injections: Vec<EphemeralInjection>) {
-    for injection in injections {
-        if injection.append_to_last_tool_result {
-            if let Some(last) = messages.iter_mut().rev().find(|m| m.role == Role::Tool) {
-                let text = format!("{}\n\n{}", last.content.text(), injection.content);
-                last.content = MessageContent::Text(text);
-                continue;
-            }
-        }
-        let role = match injection.role {
-            InjectionRole::System => Role::System,
-            InjectionRole::User => Role::User,
-            InjectionRole::Assistant => Role::Assistant,
-        };
-        messages.push(Message::new(role, injection.content));
-    }
-}
-
 impl Orchestrator for AgentLoop {
     async fn execute(&self, prompt: String) -> ModuleResult<String> {
         self.run(prompt).await
@@ -515,29 +498,6 @@ pub fn mount(ctx: MountContext, style: Style) -> ModuleResult<AgentLoop> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ephemeral_injections_touch_only_the_request_copy() {
-        let mut messages = vec![Message::user("hi"), Message::tool_result("c1", "42")];
-        apply_ephemeral(
-            &mut messages,
-            vec![
-                EphemeralInjection {
-                    content: "lint: 3 errors".into(),
-                    role: InjectionRole::System,
-                    append_to_last_tool_result: true,
-                },
-                EphemeralInjection {
-                    content: "be brief".into(),
-                    role: InjectionRole::User,
-                    append_to_last_tool_result: false,
-                },
-            ],
-        );
-        assert_eq!(messages[1].content.text(), "42\n\nlint: 3 errors");
-        assert_eq!(messages[2].role, Role::User);
-        assert_eq!(messages[2].content.text(), "be brief");
-    }
 
     #[test]
     fn a_tool_post_hook_may_replace_the_result_with_any_value() {

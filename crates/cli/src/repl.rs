@@ -44,7 +44,8 @@ Ctrl-C cancels a running turn (twice: at once).";
 #[derive(Default)]
 pub struct ReplOptions {
     pub flags: Flags,
-    pub session_name: Option<String>,
+    /// `None`: the session is not recorded (`--no-session`); else its name, if any.
+    pub session_name: Option<Option<String>>,
     pub conversation: Conversation,
     /// `--provider`, `--model`, `--max-tokens`.
     pub choice: amplifier_kernel::plan::ProviderChoice,
@@ -56,7 +57,11 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
     host_options.provider_choice = options.choice;
     let host = hosting::open(plan_path, host_options)?;
     let approval = Arc::new(TerminalApproval::new(Path::new(".")));
-    let builder = host.session().record(options.session_name).approval(approval.clone());
+    let builder = match options.session_name {
+        Some(name) => host.session().record(name),
+        None => host.session(),
+    }
+    .approval(approval.clone());
     let mut hosted = builder.conversation(options.conversation.clone()).open()?;
     let coordinator = hosted.coordinator().clone();
     let (user, id) = options.conversation.resolve(hosted.session_id());

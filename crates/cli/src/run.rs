@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// A name for the stored session (`amplifier session list` shows it).
     #[arg(long, value_name = "NAME")]
     session_name: Option<String>,
+    /// Don't record the session in the store: nothing to resume, list or
+    /// export afterwards (a throwaway run, or a benchmark of the loop alone).
+    #[arg(long, conflicts_with = "session_name")]
+    no_session: bool,
     /// Whose per-agent histories a routing orchestrator reads and writes.
     #[arg(long, value_name = "USER")]
     user: Option<String>,
@@ -73,7 +77,8 @@ pub fn run(args: RunArgs) -> CliResult {
     let choice = ProviderChoice { provider: args.provider, model: args.model, max_tokens: args.max_tokens };
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
-        let options = crate::repl::ReplOptions { flags, session_name: args.session_name, conversation, choice };
+        let session_name = (!args.no_session).then_some(args.session_name);
+        let options = crate::repl::ReplOptions { flags, session_name, conversation, choice };
         return crate::repl::repl(&plan_path, options);
     }
     let prompt = read_prompt(args.prompt)?;
@@ -81,7 +86,10 @@ pub fn run(args: RunArgs) -> CliResult {
     let mut options = hosting::options(flags, true)?;
     options.provider_choice = choice;
     let host = hosting::open(&plan_path, options)?;
-    let builder = host.session().record(args.session_name);
+    let builder = match args.no_session {
+        true => host.session(),
+        false => host.session().record(args.session_name),
+    };
     if args.output_format == OutputFormat::Sse {
         return runtime.block_on(crate::sse_stdout::run(builder, conversation, &prompt));
     }

@@ -47,7 +47,8 @@ impl Validation<'_> {
         }
 
         let request = ChatRequest {
-            messages: vec![Message::system("You are being validated. Answer briefly."), Message::user("Say hello.")],
+            messages: vec![Message::system("You are being validated. Answer briefly."), Message::user("Say hello.")]
+                .into(),
             max_output_tokens: Some(64),
             ..ChatRequest::default()
         };
@@ -66,7 +67,7 @@ impl Validation<'_> {
             json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
         );
         let with_tools = ChatRequest {
-            messages: vec![Message::user("Call the validate_echo tool with the text \"ping\".")],
+            messages: vec![Message::user("Call the validate_echo tool with the text \"ping\".")].into(),
             tools: Some(vec![tool]),
             ..ChatRequest::default()
         };

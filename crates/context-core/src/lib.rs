@@ -23,8 +23,8 @@ pub mod units;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use amplifier_sdk::events;
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::{events, ops};
 use serde::Deserialize;
 
 use crate::budget::Budget;
@@ -83,7 +83,7 @@ impl Config {
 
 /// Conversation memory kept in memory, with compacted request views.
 pub struct InMemoryContext {
-    messages: Mutex<Vec<Message>>,
+    history: Mutex<History>,
     budget: budget::Settings,
     compact_threshold: f64,
     max_tool_result_bytes: usize,
@@ -103,7 +103,7 @@ impl InMemoryContext {
     /// A context whose history starts with `messages`.
     pub fn with_messages(config: &Config, host: Host, messages: Vec<Message>) -> Self {
         InMemoryContext {
-            messages: Mutex::new(messages),
+            history: Mutex::new(History::new(messages)),
             budget: budget::Settings {
                 cap: config.max_tokens,
                 fallback: config.max_tokens_fallback,
@@ -154,8 +154,19 @@ impl InMemoryContext {
     /// Every critical section is one push, clone or replacement, so a panic
     /// elsewhere can't leave the history half-written: a poisoned lock is
     /// still safe to use. Never held across an await.
-    fn messages(&self) -> MutexGuard<'_, Vec<Message>> {
-        self.messages.lock().unwrap_or_else(PoisonError::into_inner)
+    fn history(&self) -> MutexGuard<'_, History> {
+        self.history.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The view's token budget: the caller's, else derived from the provider's model.
+    async fn view_budget(&self, view: &RequestView) -> u64 {
+        match view.token_budget {
+            Some(budget) => budget,
+            None => {
+                let derived = self.budget(view.provider.clone()).await;
+                (derived.effective as f64 * self.compact_threshold) as u64
+            }
+        }
     }
 
     async fn announce(&self, history: &[Message], compacted: &Compacted, budget: u64) {
@@ -205,7 +216,7 @@ fn data<const N: usize>(fields: [(&str, Value); N]) -> JsonMap {
 impl ContextManager for InMemoryContext {
     async fn add_message(&self, message: Message) -> ModuleResult<()> {
         let (message, truncated) = ingress::limit(message, self.max_tool_result_bytes);
-        self.messages().push(message);
+        self.history().push(message);
         if let Some(data) = truncated {
             self.emit(ingress::EVENT, data).await;
         }
@@ -213,27 +224,44 @@ impl ContextManager for InMemoryContext {
     }
 
     async fn get_messages(&self) -> ModuleResult<Vec<Message>> {
-        Ok(self.messages().clone())
+        Ok(self.history().messages.clone())
     }
 
     async fn get_messages_for_request(&self, view: RequestView) -> ModuleResult<Vec<Message>> {
-        let history = self.messages().clone();
-        // A budget the request names is the view's limit as it is; one
-        // derived from the provider's model is compacted at its threshold.
-        let budget = match view.token_budget {
-            Some(budget) => budget,
-            None => {
-                let derived = self.budget(view.provider).await;
-                (derived.effective as f64 * self.compact_threshold) as u64
+        let budget = self.view_budget(&view).await;
+        let history = {
+            let history = self.history();
+            if history.tokens <= budget {
+                return Ok(history.messages.clone());
             }
+            history.messages.clone()
         };
         let Some(compacted) = compaction::compact(&history, budget, &self.policy) else {
             return Ok(history);
         };
-        // Compaction only builds this view, so announcing it once computed
-        // shows hooks the same before/after as announcing it around the work.
         self.announce(&history, &compacted, budget).await;
         Ok(compacted.messages)
+    }
+
+    /// While the history fits the budget, the view is the history, which
+    /// only grows between rewrites: a caller whose copy is of this epoch
+    /// gets the messages added since. A compacted view is sent whole, with
+    /// an epoch of its own (compaction already reads the whole history).
+    async fn sync_view(&self, request: ops::ContextSyncView) -> ModuleResult<ops::ViewDelta> {
+        let budget = self.view_budget(&request.view).await;
+        {
+            let history = self.history();
+            if history.tokens <= budget {
+                let cursor = ops::ViewCursor { epoch: history.epoch, len: history.messages.len() };
+                let keep = match request.since {
+                    Some(since) if since.epoch == history.epoch && since.len <= cursor.len => since.len,
+                    _ => 0,
+                };
+                return Ok(ops::ViewDelta { cursor, keep, messages: history.messages[keep..].to_vec() });
+            }
+        }
+        let messages = self.get_messages_for_request(request.view).await?;
+        Ok(ops::ViewDelta { cursor: ops::ViewCursor { epoch: next_epoch(), len: messages.len() }, keep: 0, messages })
     }
 
     async fn set_messages(&self, messages: Vec<Message>) -> ModuleResult<()> {
@@ -244,7 +272,7 @@ impl ContextManager for InMemoryContext {
             admitted.push(message);
             announcements.extend(truncated);
         }
-        *self.messages() = admitted;
+        *self.history() = History::new(admitted);
         for data in announcements {
             self.emit(ingress::EVENT, data).await;
         }
@@ -252,14 +280,119 @@ impl ContextManager for InMemoryContext {
     }
 
     async fn clear(&self) -> ModuleResult<()> {
-        self.messages().clear();
+        *self.history() = History::new(Vec::new());
         Ok(())
     }
+}
+
+/// The stored messages, with what a request view needs without reading
+/// them all: their estimated tokens, and the epoch of the list (a new one
+/// whenever it is replaced rather than appended to).
+struct History {
+    messages: Vec<Message>,
+    tokens: u64,
+    epoch: u64,
+}
+
+impl History {
+    fn new(messages: Vec<Message>) -> Self {
+        History { tokens: tokens::estimate_all(&messages), messages, epoch: next_epoch() }
+    }
+
+    fn push(&mut self, message: Message) {
+        self.tokens += tokens::estimate(&message);
+        self.messages.push(message);
+    }
+}
+
+/// A fresh epoch. The sequence is process-wide and starts from the clock,
+/// so two contexts, or two plugins that link this crate, never hand out
+/// the same one (a provider's copy of one context's view must not pass for
+/// another's); 0 stays "a context that keeps no cursors".
+fn next_epoch() -> u64 {
+    static NEXT: std::sync::OnceLock<std::sync::atomic::AtomicU64> = std::sync::OnceLock::new();
+    let next = NEXT.get_or_init(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        std::sync::atomic::AtomicU64::new((now.as_nanos() as u64) << 8 | 1)
+    });
+    next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use amplifier_sdk::testing::{block_on, TestHost};
+
+    fn sync(context: &InMemoryContext, budget: u64, since: Option<ops::ViewCursor>) -> ops::ViewDelta {
+        let view = RequestView { token_budget: Some(budget), provider: None };
+        block_on(context.sync_view(ops::ContextSyncView { view, since })).unwrap()
+    }
+
+    #[test]
+    fn a_view_that_only_grew_is_synced_as_the_messages_added() {
+        let test = TestHost::new();
+        let context = InMemoryContext::new(&Config::default(), test.host());
+        block_on(context.add_message(Message::user("one"))).unwrap();
+        block_on(context.add_message(Message::new(Role::Assistant, "two"))).unwrap();
+        let mut copy = Vec::new();
+
+        let first = sync(&context, 10_000, None);
+        assert_eq!((first.keep, first.messages.len(), first.cursor.len), (0, 2, 2));
+        let cursor = first.cursor;
+        first.apply(&mut copy);
+
+        block_on(context.add_message(Message::user("three"))).unwrap();
+        let grown = sync(&context, 10_000, Some(cursor));
+        assert_eq!((grown.keep, grown.messages.len()), (2, 1), "only the new message");
+        assert_eq!(grown.cursor, ops::ViewCursor { epoch: cursor.epoch, len: 3 });
+        let cursor = grown.cursor;
+        grown.apply(&mut copy);
+        assert_eq!(copy, block_on(context.get_messages()).unwrap());
+
+        let unchanged = sync(&context, 10_000, Some(cursor));
+        assert_eq!((unchanged.keep, unchanged.messages.len()), (3, 0));
+
+        // A cursor of another epoch, or ahead of the history, gets the whole view.
+        for stranger in [ops::ViewCursor { epoch: cursor.epoch + 1, len: 3 }, ops::ViewCursor { len: 4, ..cursor }] {
+            let whole = sync(&context, 10_000, Some(stranger));
+            assert_eq!((whole.keep, whole.messages.len()), (0, 3), "{stranger:?}");
+        }
+    }
+
+    #[test]
+    fn a_rewritten_history_or_a_compacted_view_is_synced_whole_under_a_new_epoch() {
+        let test = TestHost::new();
+        let context = InMemoryContext::new(&Config::default(), test.host());
+        block_on(context.add_message(Message::user("one"))).unwrap();
+        let before = sync(&context, 10_000, None).cursor;
+
+        block_on(context.set_messages(vec![Message::user("other"), Message::user("history")])).unwrap();
+        let rewritten = sync(&context, 10_000, Some(before));
+        assert_eq!((rewritten.keep, rewritten.messages.len()), (0, 2));
+        assert_ne!(rewritten.cursor.epoch, before.epoch);
+
+        block_on(context.clear()).unwrap();
+        let cleared = sync(&context, 10_000, Some(rewritten.cursor));
+        assert_eq!((cleared.keep, cleared.messages.len()), (0, 0));
+        assert_ne!(cleared.cursor.epoch, rewritten.cursor.epoch);
+
+        // Over the budget the view is compacted: sent whole, and its epoch
+        // is no history's, so the next sync is whole again.
+        let long = "word ".repeat(400);
+        for i in 0..12 {
+            block_on(context.add_message(Message::user(format!("{i} {long}")))).unwrap();
+        }
+        let history = sync(&context, 1_000_000, Some(cleared.cursor)).cursor;
+        let compacted = sync(&context, 2_000, Some(history));
+        let view = RequestView { token_budget: Some(2_000), provider: None };
+        assert_eq!(compacted.messages, block_on(context.get_messages_for_request(view)).unwrap());
+        assert!(compacted.messages.len() < 12, "compacted to {}", compacted.messages.len());
+        assert_eq!(compacted.keep, 0);
+        assert_ne!(compacted.cursor.epoch, history.epoch);
+        let after = sync(&context, 2_000, Some(compacted.cursor));
+        assert_eq!(after.keep, 0, "a compacted view's cursor never continues");
+        assert!(test.event_names().iter().any(|name| name == "context:compaction"), "{:?}", test.event_names());
+    }
 
     fn parse(config: Value) -> Option<Config> {
         Config::deserialize(config).ok()

@@ -703,15 +703,34 @@ impl Coordinator {
         self.bounded(&mounted.module, mounted.provider.complete(request, stream)).await
     }
 
-    /// `complete` with the request and response as JSON text.
+    /// `complete` with the request and response as JSON text. With a
+    /// `context` view, the request's messages are that view: a provider
+    /// that syncs it fetches what it lacks itself; for one that doesn't,
+    /// they are filled in here.
     pub async fn complete_json(
         &self,
         provider: Option<&str>,
         request: String,
+        context: Option<crate::traits::ContextView>,
         stream: Option<StreamSink>,
     ) -> ModuleResult<String> {
         let mounted = self.pick_provider(provider)?;
-        self.bounded(&mounted.module, mounted.provider.complete_json(request, stream)).await
+        let (request, context) = match context {
+            Some(context) if !mounted.provider.syncs_context() => {
+                let mut request: ChatRequest = serde_json::from_str(&request)?;
+                let mut messages = self.get_messages_for_request(context.view).await?;
+                crate::ops::apply_ephemeral(&mut messages, context.ephemeral);
+                request.messages = messages.into();
+                (serde_json::to_string(&request)?, None)
+            }
+            context => (request, context),
+        };
+        self.bounded(&mounted.module, mounted.provider.complete_json(request, context, stream)).await
+    }
+
+    /// The context's request view as what changed since `request.since`.
+    pub async fn sync_view(&self, request: crate::traits::ContextSyncView) -> ModuleResult<crate::traits::ViewDelta> {
+        self.require_context()?.sync_view(request).await
     }
 
     fn pick_provider(&self, provider: Option<&str>) -> ModuleResult<MountedProvider> {

@@ -7,7 +7,9 @@ use serde_json::Value;
 
 use crate::errors::ModuleError;
 use crate::models::{ChatRequest, ChatResponse, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec};
-pub use crate::ops::{RequestView, ResolveRequest, ResolvedModule, ResolvedSource};
+pub use crate::ops::{
+    ContextSyncView, ContextView, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, ViewDelta,
+};
 
 // The hook trait lives beside the registry that calls it (and the
 // orchestrator's beside the coordinator it is given); these paths stay.
@@ -27,12 +29,26 @@ pub trait Provider: Send + Sync {
     /// One completion. With a `stream` sink the provider may stream deltas into it.
     fn complete(&self, request: ChatRequest, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<ChatResponse>>;
 
+    /// Whether the provider fetches a [`ContextView`]'s messages itself
+    /// (`context.sync_view`); the coordinator fills them in for one that doesn't.
+    fn syncs_context(&self) -> bool {
+        false
+    }
+
     /// The same with the request and response as JSON text. A plugin
     /// provider speaks JSON already, so a plugin orchestrator's request
-    /// crosses the host without being parsed and re-serialised (it carries
-    /// the whole history on every iteration).
-    fn complete_json(&self, request: String, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<String>> {
+    /// crosses the host without being parsed and re-serialised. `context`
+    /// comes only to a provider that [`syncs_context`](Self::syncs_context).
+    fn complete_json(
+        &self,
+        request: String,
+        context: Option<ContextView>,
+        stream: Option<StreamSink>,
+    ) -> BoxFuture<'_, ModuleResult<String>> {
         Box::pin(async move {
+            if context.is_some() {
+                return Err(ModuleError::internal("a context view was sent to a provider that does not sync one"));
+            }
             let request: ChatRequest = serde_json::from_str(&request)?;
             let response = self.complete(request, stream).await?;
             serde_json::to_string(&response).map_err(|err| ModuleError::internal(err.to_string()))
@@ -46,6 +62,11 @@ pub trait ContextManager: Send + Sync {
     fn get_messages(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
     /// A view fit for one request; never modifies the stored history.
     fn get_messages_for_request(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<Vec<Message>>>;
+    /// The view as what changed since `request.since`; a context that keeps
+    /// no cursors answers the whole view.
+    fn sync_view(&self, request: ContextSyncView) -> BoxFuture<'_, ModuleResult<ViewDelta>> {
+        Box::pin(async move { Ok(ViewDelta::full(self.get_messages_for_request(request.view).await?)) })
+    }
     /// The same view as JSON text (forwarded unparsed from a plugin context).
     fn get_messages_for_request_json(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<String>> {
         Box::pin(async move {

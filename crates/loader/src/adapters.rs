@@ -15,7 +15,7 @@ use amplifier_kernel::models::{
     ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec,
 };
 use amplifier_kernel::ops::plugin::{callback, context, hook, orchestrator, provider, resolver, tool};
-use amplifier_kernel::ops::{self, NoParams, Op, RequestView};
+use amplifier_kernel::ops::{self, ContextSyncView, ContextView, NoParams, Op, RequestView, ViewDelta};
 use amplifier_kernel::traits::{
     BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Provider, ResolveError, ResolveRequest,
     ResolvedModule, ResolvedSource, StreamSink, Tool,
@@ -124,11 +124,12 @@ impl Tool for PluginTool {
 pub struct PluginProvider {
     module: Arc<PluginModule>,
     info: ProviderInfo,
+    syncs_context: bool,
 }
 
 impl PluginProvider {
-    pub fn new(module: Arc<PluginModule>, info: ProviderInfo) -> Self {
-        PluginProvider { module, info }
+    pub fn new(module: Arc<PluginModule>, info: ProviderInfo, syncs_context: bool) -> Self {
+        PluginProvider { module, info, syncs_context }
     }
 }
 
@@ -143,14 +144,27 @@ impl Provider for PluginProvider {
 
     fn complete(&self, request: ChatRequest, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<ChatResponse>> {
         Box::pin(async move {
-            let params = ops::CompleteRequest { request, stream: stream.is_some() };
+            let params = ops::CompleteRequest { request, stream: stream.is_some(), context: None };
             self.module.call::<provider::Complete>(&params, stream).await
         })
     }
 
-    fn complete_json(&self, request: String, stream: Option<StreamSink>) -> BoxFuture<'_, ModuleResult<String>> {
+    fn syncs_context(&self) -> bool {
+        self.syncs_context
+    }
+
+    fn complete_json(
+        &self,
+        request: String,
+        context: Option<ContextView>,
+        stream: Option<StreamSink>,
+    ) -> BoxFuture<'_, ModuleResult<String>> {
         Box::pin(async move {
-            let params = format!(r#"{{"request":{request},"stream":{}}}"#, stream.is_some());
+            let context = match context {
+                Some(context) => format!(r#","context":{}"#, serde_json::to_string(&context)?),
+                None => String::new(),
+            };
+            let params = format!(r#"{{"request":{request},"stream":{}{context}}}"#, stream.is_some());
             self.module.call_raw::<provider::Complete>(&params, stream).await
         })
     }
@@ -228,6 +242,18 @@ impl ContextManager for PluginContext {
         Box::pin(async move {
             let params = serde_json::to_string(&view)?;
             self.module.call_raw::<context::GetMessagesForRequest>(&params, None).await
+        })
+    }
+
+    fn sync_view(&self, request: ContextSyncView) -> BoxFuture<'_, ModuleResult<ViewDelta>> {
+        Box::pin(async move {
+            match self.module.call::<context::SyncView>(&request, None).await {
+                // A context built before `sync_view` existed: the whole view.
+                Err(err) if err.kind == ErrorKind::Unsupported => {
+                    Ok(ViewDelta::full(self.get_messages_for_request(request.view).await?))
+                }
+                answered => answered,
+            }
         })
     }
 

@@ -239,7 +239,8 @@ fn handlers() -> &'static Handlers {
                 let sink: Option<StreamSink> =
                     p.stream.then(|| Arc::new(move |event: Value| stream.event(event.to_string())) as StreamSink);
                 Box::pin(async move {
-                    call.coordinator.complete_json(p.provider.as_deref(), p.request.get().to_owned(), sink).await
+                    let request = p.request.get().to_owned();
+                    call.coordinator.complete_json(p.provider.as_deref(), request, p.context, sink).await
                 })
             })
             .on::<provider::Model>(|call, p| {
@@ -291,6 +292,7 @@ fn handlers() -> &'static Handlers {
             .on_json::<context::GetMessagesForRequest, RequestView>(|call, view| {
                 Box::pin(async move { call.coordinator.get_messages_for_request_json(view).await })
             })
+            .on::<context::SyncView>(|call, p| Box::pin(async move { call.coordinator.sync_view(p).await }))
             .on::<context::SetMessages>(|call, p| {
                 Box::pin(async move { call.coordinator.set_messages(p.messages).await.map(|()| Done) })
             })
@@ -378,6 +380,8 @@ struct RawProviderComplete {
     request: Box<serde_json::value::RawValue>,
     #[serde(default)]
     stream: bool,
+    #[serde(default)]
+    context: Option<amplifier_kernel::ops::ContextView>,
 }
 
 /// Mounts tools whose calls come back to the calling instance, which must

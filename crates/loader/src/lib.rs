@@ -505,7 +505,11 @@ impl ModuleLoader for DylibLoader {
                 }
                 ModuleKind::Provider => {
                     let description: ProviderDescription = module.read_description(&description).map_err(described)?;
-                    Mounted::Provider(Arc::new(PluginProvider::new(module.clone(), description.info)))
+                    Mounted::Provider(Arc::new(PluginProvider::new(
+                        module.clone(),
+                        description.info,
+                        description.syncs_context,
+                    )))
                 }
                 ModuleKind::Hook => {
                     let description: HookDescription = module.read_description(&description).map_err(described)?;

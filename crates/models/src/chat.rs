@@ -169,7 +169,8 @@ mod tests {
                 call,
                 Message::tool_result("c1", "x"),
                 Message::tool_result("c2", "y"),
-            ],
+            ]
+            .into(),
             tools: Some(vec![tool("echo")]),
             ..Default::default()
         };

@@ -149,6 +149,20 @@ impl MessageContent {
                 .join("\n"),
         }
     }
+
+    /// The length in bytes of [`text`](Self::text), without building it.
+    pub fn text_len(&self) -> usize {
+        match self {
+            MessageContent::Text(text) => text.len(),
+            MessageContent::Blocks(blocks) => {
+                let (count, bytes) = blocks.iter().fold((0usize, 0usize), |(count, bytes), block| match block {
+                    ContentBlock::Text { text, .. } => (count + 1, bytes + text.len()),
+                    _ => (count, bytes),
+                });
+                bytes + count.saturating_sub(1)
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -323,9 +337,94 @@ impl ToolResult {
 // ---------------------------------------------------------------------------
 // Provider requests and responses
 
+/// A request's messages, shared rather than copied.
+///
+/// A provider's SDK keeps the conversation in step with the context
+/// (`context.sync_view`: only what changed crosses the ABI) and hands the
+/// same list to every request; cloning is a reference count. Reading is
+/// through `Deref` to `Vec<Message>`; writing (`DerefMut`) copies the list
+/// first only if another holder still shares it.
+#[derive(Clone, Default, PartialEq)]
+pub struct Messages(std::sync::Arc<Vec<Message>>);
+
+impl Messages {
+    /// The list, copied only if it is shared.
+    pub fn into_vec(self) -> Vec<Message> {
+        std::sync::Arc::unwrap_or_clone(self.0)
+    }
+}
+
+impl std::ops::Deref for Messages {
+    type Target = Vec<Message>;
+
+    fn deref(&self) -> &Vec<Message> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Messages {
+    fn deref_mut(&mut self) -> &mut Vec<Message> {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl std::fmt::Debug for Messages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Vec<Message>> for Messages {
+    fn from(messages: Vec<Message>) -> Self {
+        Messages(std::sync::Arc::new(messages))
+    }
+}
+
+impl FromIterator<Message> for Messages {
+    fn from_iter<I: IntoIterator<Item = Message>>(iter: I) -> Self {
+        Messages::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl IntoIterator for Messages {
+    type Item = Message;
+    type IntoIter = std::vec::IntoIter<Message>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Messages {
+    type Item = &'a Message;
+    type IntoIter = std::slice::Iter<'a, Message>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl PartialEq<Vec<Message>> for Messages {
+    fn eq(&self, other: &Vec<Message>) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl Serialize for Messages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Messages {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<Message>::deserialize(deserializer).map(Messages::from)
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChatRequest {
-    pub messages: Vec<Message>,
+    pub messages: Messages,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<ToolSpec>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -691,6 +790,30 @@ impl HookResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_shared_until_written_and_serialize_as_a_list() {
+        let shared: Messages = vec![Message::user("a")].into();
+        let mut written = shared.clone();
+        written.push(Message::user("b"));
+        assert_eq!((shared.len(), written.len()), (1, 2), "writing copied the shared list");
+        let json = serde_json::to_string(&written).unwrap();
+        assert_eq!(json, r#"[{"role":"user","content":"a"},{"role":"user","content":"b"}]"#);
+        assert_eq!(serde_json::from_str::<Messages>(&json).unwrap(), written.clone().into_vec());
+    }
+
+    #[test]
+    fn text_len_is_the_length_of_text_without_building_it() {
+        let blocks: MessageContent = serde_json::from_value(json!([
+            {"type": "text", "text": "ab"},
+            {"type": "thinking", "thinking": "skip"},
+            {"type": "text", "text": "cde"},
+        ]))
+        .unwrap();
+        for content in [blocks, MessageContent::Text("héllo".into()), MessageContent::Blocks(Vec::new())] {
+            assert_eq!(content.text_len(), content.text().len(), "{content:?}");
+        }
+    }
 
     #[test]
     fn unknown_keys_round_trip_on_every_model() {

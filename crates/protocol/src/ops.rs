@@ -122,13 +122,17 @@ pub mod plugin {
 
     pub mod context {
         use crate::models::Message;
-        use crate::ops::{ContextAddMessage, ContextSetMessages, Done, NoParams, RequestView};
+        use crate::ops::{
+            ContextAddMessage, ContextSetMessages, ContextSyncView, Done, NoParams, RequestView, ViewDelta,
+        };
 
         operations! {
             AddMessage = "add_message": ContextAddMessage => Done;
             GetMessages = "get_messages": NoParams => Vec<Message>;
             /// A view fit for one request; the stored history is unchanged.
             GetMessagesForRequest = "get_messages_for_request": RequestView => Vec<Message>;
+            /// The same view as what changed since the caller's last one.
+            SyncView = "sync_view": ContextSyncView => ViewDelta;
             SetMessages = "set_messages": ContextSetMessages => Done;
             Clear = "clear": NoParams => Done;
         }
@@ -229,12 +233,17 @@ pub mod host {
 
     pub mod context {
         use crate::models::Message;
-        use crate::ops::{ContextAddMessage, ContextSetMessages, Done, NoParams, RequestView};
+        use crate::ops::{
+            ContextAddMessage, ContextSetMessages, ContextSyncView, Done, NoParams, RequestView, ViewDelta,
+        };
 
         operations! {
             AddMessage = "context.add_message": ContextAddMessage => Done;
             GetMessages = "context.get_messages": NoParams => Vec<Message>;
             GetMessagesForRequest = "context.get_messages_for_request": RequestView => Vec<Message>;
+            /// A request view as what changed since the caller's last one
+            /// (a provider's SDK keeping its copy of the history in step).
+            SyncView = "context.sync_view": ContextSyncView => ViewDelta;
             SetMessages = "context.set_messages": ContextSetMessages => Done;
             Clear = "context.clear": NoParams => Done;
         }
@@ -347,6 +356,11 @@ pub struct CompleteRequest {
     /// Whether the caller wants streamed delta events.
     #[serde(default)]
     pub stream: bool,
+    /// The request's messages are this view of the session's context,
+    /// which the provider's SDK fetches (`context.sync_view`) in place of
+    /// `request.messages`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextView>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -448,6 +462,10 @@ pub struct ProviderComplete {
     pub request: ChatRequest,
     #[serde(default)]
     pub stream: bool,
+    /// The request's messages are this view of the session's context, so
+    /// the history does not travel with every request (see [`ContextView`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextView>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -638,6 +656,11 @@ pub struct HookDescription {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProviderDescription {
     pub info: ProviderInfo,
+    /// The provider fetches a [`ContextView`]'s messages itself, so the
+    /// host may send one instead of the history (every provider built with
+    /// this SDK; one built before it gets the messages filled in by the host).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub syncs_context: bool,
 }
 
 /// What a resolver is asked: find the code of one module.
@@ -692,7 +715,7 @@ impl ResolvedModule {
 }
 
 /// What an orchestrator asks of the context for one provider request.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequestView {
     /// Token budget for the returned view; the context's own limit when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -700,6 +723,83 @@ pub struct RequestView {
     /// Name of the provider the request is for (for its context window).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+}
+
+/// "The messages of this request are the context's view": what an
+/// orchestrator sends instead of the history. The provider's SDK keeps its
+/// copy of the view in step with the context (`context.sync_view`), so each
+/// message crosses the ABI once, when it is new, instead of twice per
+/// iteration; then it applies `ephemeral` to this request's copy.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContextView {
+    #[serde(default)]
+    pub view: RequestView,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ephemeral: Vec<EphemeralInjection>,
+}
+
+/// Where a copy of a request view stands: the context's history `epoch`
+/// (a new one whenever the history is rewritten rather than appended to,
+/// and for every compacted view) and how many messages the copy holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewCursor {
+    pub epoch: u64,
+    pub len: usize,
+}
+
+/// `context.sync_view`'s parameters: the view wanted, and where the
+/// caller's copy stands (`None`: it has none).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContextSyncView {
+    #[serde(default)]
+    pub view: RequestView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<ViewCursor>,
+}
+
+/// How to bring a copy of the view up to date: keep its first `keep`
+/// messages, append `messages`, and remember `cursor` for the next call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ViewDelta {
+    pub cursor: ViewCursor,
+    pub keep: usize,
+    pub messages: Vec<Message>,
+}
+
+impl ViewDelta {
+    /// The whole view, replacing whatever the caller had: what a context
+    /// that keeps no cursors answers (the epoch 0 never matches a delta).
+    pub fn full(messages: Vec<Message>) -> Self {
+        ViewDelta { cursor: ViewCursor { epoch: 0, len: messages.len() }, keep: 0, messages }
+    }
+
+    /// Applies the delta to `copy`; `copy` then holds the view.
+    pub fn apply(self, copy: &mut Vec<Message>) {
+        copy.truncate(self.keep);
+        copy.extend(self.messages);
+    }
+}
+
+/// Applies an orchestrator's ephemeral injections to one request's copy
+/// of the messages: appended to the last tool result when asked (and there
+/// is one), else added as a message of their role.
+pub fn apply_ephemeral(messages: &mut Vec<Message>, injections: Vec<EphemeralInjection>) {
+    use crate::models::{MessageContent, Role};
+    for injection in injections {
+        if injection.append_to_last_tool_result {
+            if let Some(last) = messages.iter_mut().rev().find(|m| m.role == Role::Tool) {
+                let text = format!("{}\n\n{}", last.content.text(), injection.content);
+                last.content = MessageContent::Text(text);
+                continue;
+            }
+        }
+        let role = match injection.role {
+            InjectionRole::System => Role::System,
+            InjectionRole::User => Role::User,
+            InjectionRole::Assistant => Role::Assistant,
+        };
+        messages.push(Message::new(role, injection.content));
+    }
 }
 
 /// An injection the orchestrator must append to its next request only.
@@ -735,6 +835,44 @@ impl HookOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ephemeral_injections_touch_only_the_request_copy() {
+        use crate::models::{Messages, Role};
+        let kept: Messages = vec![Message::user("hi"), Message::tool_result("c1", "42")].into();
+        let mut request = kept.clone();
+        apply_ephemeral(
+            &mut request,
+            vec![
+                EphemeralInjection {
+                    content: "lint: 3 errors".into(),
+                    role: InjectionRole::System,
+                    append_to_last_tool_result: true,
+                },
+                EphemeralInjection {
+                    content: "be brief".into(),
+                    role: InjectionRole::User,
+                    append_to_last_tool_result: false,
+                },
+            ],
+        );
+        assert_eq!(request[1].content.text(), "42\n\nlint: 3 errors");
+        assert_eq!((request[2].role, request[2].content.text()), (Role::User, "be brief".to_owned()));
+        assert_eq!(kept.len(), 2, "the shared copy is unchanged");
+        assert_eq!(kept[1].content.text(), "42");
+    }
+
+    #[test]
+    fn a_view_delta_keeps_a_prefix_then_appends() {
+        let mut copy = vec![Message::user("a"), Message::user("b"), Message::user("stale")];
+        let delta = ViewDelta { cursor: ViewCursor { epoch: 7, len: 3 }, keep: 2, messages: vec![Message::user("c")] };
+        delta.apply(&mut copy);
+        assert_eq!(copy, vec![Message::user("a"), Message::user("b"), Message::user("c")]);
+        ViewDelta::full(vec![Message::user("z")]).apply(&mut copy);
+        assert_eq!(copy, vec![Message::user("z")]);
+        let json = serde_json::to_value(ContextView::default()).unwrap();
+        assert_eq!(json, serde_json::json!({"view": {}}), "an empty view travels small");
+    }
 
     #[test]
     fn operations_without_parameters_or_reply_keep_their_wire_forms() {

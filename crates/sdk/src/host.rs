@@ -191,7 +191,8 @@ impl Host {
 
     /// A completion from `provider` (the preferred one when `None`).
     pub async fn complete(&self, provider: Option<&str>, request: ChatRequest) -> Result<ChatResponse, ModuleError> {
-        let params = ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: false };
+        let params =
+            ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: false, context: None };
         self.call::<host::provider::Complete>(&params).await
     }
 
@@ -202,8 +203,30 @@ impl Host {
         request: ChatRequest,
         on_event: Arc<dyn Fn(Value) + Send + Sync>,
     ) -> Result<ChatResponse, ModuleError> {
-        let params = ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: true };
+        let params =
+            ops::ProviderComplete { provider: provider.map(str::to_owned), request, stream: true, context: None };
         self.call_streaming::<host::provider::Complete>(&params, Some(on_event)).await
+    }
+
+    /// A completion whose messages are the session context's `view` (what
+    /// an agent loop sends on every iteration): the provider's SDK keeps a
+    /// copy of the view and fetches only what is new, so the history does
+    /// not cross the ABI with every request. `request.messages` is ignored.
+    /// With `on_event`, streamed as [`complete_streaming`](Self::complete_streaming).
+    pub async fn complete_from_context(
+        &self,
+        provider: Option<&str>,
+        request: ChatRequest,
+        context: ops::ContextView,
+        on_event: Option<Arc<dyn Fn(Value) + Send + Sync>>,
+    ) -> Result<ChatResponse, ModuleError> {
+        let params = ops::ProviderComplete {
+            provider: provider.map(str::to_owned),
+            request,
+            stream: on_event.is_some(),
+            context: Some(context),
+        };
+        self.call_streaming::<host::provider::Complete>(&params, on_event).await
     }
 
     /// Mounts tools now; the host sends their calls to this module's
@@ -243,6 +266,11 @@ impl Host {
 
     pub async fn get_messages_for_request(&self, view: RequestView) -> Result<Vec<Message>, ModuleError> {
         self.call::<host::context::GetMessagesForRequest>(&view).await
+    }
+
+    /// The context's request view as what changed since `request.since`.
+    pub async fn sync_view(&self, request: ops::ContextSyncView) -> Result<ops::ViewDelta, ModuleError> {
+        self.call::<host::context::SyncView>(&request).await
     }
 
     pub async fn clear_messages(&self) -> Result<(), ModuleError> {

@@ -122,8 +122,8 @@ use std::future::Future;
 pub use amplifier_abi::ABI_MAJOR;
 pub use amplifier_protocol::models::{self, *};
 pub use amplifier_protocol::ops::{
-    self, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, SessionInfo,
-    Subscription,
+    self, ContextView, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource,
+    SessionInfo, Subscription,
 };
 pub use amplifier_protocol::{capabilities, events, runs, ErrorKind, ModuleError};
 pub use host::Host;
@@ -145,9 +145,9 @@ pub type ModuleResult<T> = Result<T, ModuleError>;
 pub mod prelude {
     pub use crate::models::*;
     pub use crate::{
-        event_data, export_module, json, ContextManager, ErrorKind, HookHandler, Host, ModuleError, ModuleResult,
-        MountContext, Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, Resolver,
-        Stream, Subscription, Tool, ToolDispatcher, Tools, Value,
+        event_data, export_module, json, ContextManager, ContextView, ErrorKind, HookHandler, Host, ModuleError,
+        ModuleResult, MountContext, Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule,
+        ResolvedSource, Resolver, Stream, Subscription, Tool, ToolDispatcher, Tools, Value,
     };
 }
 
@@ -194,6 +194,14 @@ pub trait ContextManager: Send + Sync + 'static {
     fn get_messages(&self) -> impl Future<Output = ModuleResult<Vec<Message>>> + Send;
     /// A view fit for one request; must not change the stored history.
     fn get_messages_for_request(&self, view: RequestView) -> impl Future<Output = ModuleResult<Vec<Message>>> + Send;
+    /// The same view as what changed since `request.since`, for a
+    /// provider's copy of it. A context whose history only grows between
+    /// views should answer deltas (see `amplifier-context-core`); this
+    /// default answers the whole view every time, which is correct but
+    /// sends the history with every request.
+    fn sync_view(&self, request: ops::ContextSyncView) -> impl Future<Output = ModuleResult<ops::ViewDelta>> + Send {
+        async move { Ok(ops::ViewDelta::full(self.get_messages_for_request(request.view).await?)) }
+    }
     fn set_messages(&self, messages: Vec<Message>) -> impl Future<Output = ModuleResult<()>> + Send;
     fn clear(&self) -> impl Future<Output = ModuleResult<()>> + Send;
 }
@@ -286,7 +294,10 @@ macro_rules! export_module {
         $crate::__export_library_symbols!();
     };
     (@erase tool, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_tools($mount($ctx)?)) };
-    (@erase provider, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_provider($mount($ctx)?)) };
+    (@erase provider, $mount:path, $ctx:ident) => {{
+        let host = $ctx.host.clone();
+        Ok($crate::__private::erase_provider($mount($ctx)?, host))
+    }};
     (@erase hook, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_hook($mount($ctx)?)) };
     (@erase context, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_context($mount($ctx)?)) };
     (@erase orchestrator, $mount:path, $ctx:ident) => { Ok($crate::__private::erase_orchestrator($mount($ctx)?)) };

@@ -7,7 +7,10 @@ use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, RString};
 use amplifier_abi::bridge::{panic_error, CallFuture, FirstPoll, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
-use amplifier_protocol::models::{ChatResponse, HookResult, JsonMap, Message, ModelInfo, ToolResult, ToolSpec};
+use amplifier_protocol::models::{
+    ChatResponse, HookResult, JsonMap, Message, Messages, ModelInfo, ToolResult, ToolSpec,
+};
+use amplifier_protocol::ops::host as host_ops;
 use amplifier_protocol::ops::plugin::{callback, context, hook, orchestrator, provider, resolver, tool};
 use amplifier_protocol::ops::{self, Done, NoParams, Op, RequestView, ResolveRequest, ResolvedModule};
 use amplifier_protocol::{ErrorKind, ModuleError};
@@ -249,7 +252,36 @@ pub fn erase_tools(tools: Tools) -> Arc<dyn ErasedModule> {
     erase(tools)
 }
 
-struct ProviderModule<P>(P);
+/// A provider with its copy of the session's request view (see
+/// [`ops::ContextView`]): only the messages it lacks cross the ABI.
+struct ProviderModule<P> {
+    provider: P,
+    host: Host,
+    view: std::sync::Mutex<Option<(ops::ViewCursor, Messages)>>,
+}
+
+impl<P: Provider> ProviderModule<P> {
+    /// The context's view, brought up to date. The copy is taken out while
+    /// it syncs (a concurrent request then syncs a whole copy of its own),
+    /// and put back shared with the request: when the provider has dropped
+    /// the request, the next delta is appended in place.
+    async fn messages(&self, context: ops::ContextView) -> ModuleResult<Messages> {
+        let held = self.view.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        let (since, mut messages) = match held {
+            Some((cursor, messages)) => (Some(cursor), messages),
+            None => (None, Messages::default()),
+        };
+        let delta =
+            self.host.call::<host_ops::context::SyncView>(&ops::ContextSyncView { view: context.view, since }).await?;
+        let cursor = delta.cursor;
+        delta.apply(&mut messages);
+        *self.view.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((cursor, messages.clone()));
+        if !context.ephemeral.is_empty() {
+            ops::apply_ephemeral(&mut messages, context.ephemeral);
+        }
+        Ok(messages)
+    }
+}
 
 impl<P: Provider> Kind for ProviderModule<P> {
     const NAME: &'static str = "provider";
@@ -259,7 +291,7 @@ impl<P: Provider> Kind for ProviderModule<P> {
     ];
 
     fn describe(&self) -> ModuleResult<String> {
-        to_json(ops::ProviderDescription { info: self.0.info() })
+        to_json(ops::ProviderDescription { info: self.provider.info(), syncs_context: true })
     }
 }
 
@@ -270,18 +302,24 @@ impl<P: Provider> Answers<provider::Complete> for ProviderModule<P> {
         stream: Stream,
     ) -> BoxFuture<'static, ModuleResult<ChatResponse>> {
         let stream = if call.stream { stream } else { Stream::disabled() };
-        Box::pin(async move { self.0.complete(call.request, stream).await })
+        Box::pin(async move {
+            let mut request = call.request;
+            if let Some(context) = call.context {
+                request.messages = self.messages(context).await?;
+            }
+            self.provider.complete(request, stream).await
+        })
     }
 }
 
 impl<P: Provider> Answers<provider::ListModels> for ProviderModule<P> {
     fn answer(self: Arc<Self>, _: NoParams, _stream: Stream) -> BoxFuture<'static, ModuleResult<Vec<ModelInfo>>> {
-        Box::pin(async move { self.0.list_models().await })
+        Box::pin(async move { self.provider.list_models().await })
     }
 }
 
-pub fn erase_provider(provider: impl Provider) -> Arc<dyn ErasedModule> {
-    erase(ProviderModule(provider))
+pub fn erase_provider(provider: impl Provider, host: Host) -> Arc<dyn ErasedModule> {
+    erase(ProviderModule { provider, host, view: std::sync::Mutex::new(None) })
 }
 
 struct HookModule<H>(H);
@@ -320,6 +358,7 @@ impl<C: ContextManager> Kind for ContextModule<C> {
         (context::AddMessage::NAME, start::<Self, context::AddMessage>),
         (context::GetMessages::NAME, start::<Self, context::GetMessages>),
         (context::GetMessagesForRequest::NAME, start::<Self, context::GetMessagesForRequest>),
+        (context::SyncView::NAME, start::<Self, context::SyncView>),
         (context::SetMessages::NAME, start::<Self, context::SetMessages>),
         (context::Clear::NAME, start::<Self, context::Clear>),
     ];
@@ -344,6 +383,16 @@ impl<C: ContextManager> Answers<context::GetMessages> for ContextModule<C> {
 impl<C: ContextManager> Answers<context::GetMessagesForRequest> for ContextModule<C> {
     fn answer(self: Arc<Self>, view: RequestView, _stream: Stream) -> BoxFuture<'static, ModuleResult<Vec<Message>>> {
         Box::pin(async move { self.0.get_messages_for_request(view).await })
+    }
+}
+
+impl<C: ContextManager> Answers<context::SyncView> for ContextModule<C> {
+    fn answer(
+        self: Arc<Self>,
+        request: ops::ContextSyncView,
+        _stream: Stream,
+    ) -> BoxFuture<'static, ModuleResult<ops::ViewDelta>> {
+        Box::pin(async move { self.0.sync_view(request).await })
     }
 }
 

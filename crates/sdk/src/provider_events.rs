@@ -266,7 +266,7 @@ mod repair_tests {
         let assistant = Message { tool_calls: Some(vec![call("a"), call("b")]), ..Message::new(Role::Assistant, "") };
         let answered = Message { tool_call_id: Some("a".into()), ..Message::new(Role::Tool, "done") };
         let mut request = crate::ChatRequest {
-            messages: vec![Message::user("go"), assistant, answered, Message::user("and now?")],
+            messages: vec![Message::user("go"), assistant, answered, Message::user("and now?")].into(),
             ..Default::default()
         };
         let events = Recorded(Default::default());
@@ -294,7 +294,7 @@ mod repair_tests {
         );
 
         // The next request from the same history: repaired again, not announced again.
-        let mut again = crate::ChatRequest { messages: request.messages[..3].to_vec(), ..Default::default() };
+        let mut again = crate::ChatRequest { messages: request.messages[..3].to_vec().into(), ..Default::default() };
         runtime.block_on(repair.repair(&mut again, &events, "p"));
         assert_eq!(again.messages.len(), 4);
         assert_eq!(events.0.lock().unwrap().len(), 1);

@@ -27,6 +27,7 @@
 use std::path::{Path, PathBuf};
 
 use amplifier_context_core::{Config, InMemoryContext};
+use amplifier_sdk::ops;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
@@ -57,6 +58,10 @@ impl ContextManager for PersistentContext {
 
     async fn get_messages_for_request(&self, view: RequestView) -> ModuleResult<Vec<Message>> {
         self.inner.get_messages_for_request(view).await
+    }
+
+    async fn sync_view(&self, request: ops::ContextSyncView) -> ModuleResult<ops::ViewDelta> {
+        self.inner.sync_view(request).await
     }
 
     async fn set_messages(&self, messages: Vec<Message>) -> ModuleResult<()> {

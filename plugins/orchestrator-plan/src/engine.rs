@@ -199,7 +199,7 @@ impl Run<'_> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = ChatRequest { messages: messages.clone(), ..ChatRequest::default() };
+            let request = ChatRequest { messages: messages.clone().into(), ..ChatRequest::default() };
             let request_event = json!({"provider": provider, "iteration": self.state.turns, "role": "planner"});
             self.orch.emit(events::PROVIDER_REQUEST, request_event).await;
             match self.orch.host.complete(provider.as_deref(), request).await {

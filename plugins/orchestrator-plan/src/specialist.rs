@@ -56,7 +56,7 @@ pub(crate) async fn stream_completion(
             }
         }
     });
-    let request = ChatRequest { messages, tools, stream: Some(true), ..ChatRequest::default() };
+    let request = ChatRequest { messages: messages.into(), tools, stream: Some(true), ..ChatRequest::default() };
     let result = orch.host.complete_streaming(provider, request, on_event).await;
     let _ = sender.send(None);
     let _ = emitter.await;

@@ -136,7 +136,7 @@ async fn by_model(
     messages.extend(history);
     messages.push(Message::user(input));
     let request = ChatRequest {
-        messages,
+        messages: messages.into(),
         tools: Some(vec![select_agent_tool(agents)]),
         tool_choice: Some(json!({"type": "function", "function": {"name": SELECT_AGENT}})),
         ..ChatRequest::default()

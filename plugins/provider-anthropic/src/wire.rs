@@ -550,7 +550,8 @@ mod tests {
                 Message::tool_result("toolu_1", "a"),
                 Message::tool_result("toolu_2", "b"),
                 Message::system("Injected reminder."),
-            ],
+            ]
+            .into(),
             tools: Some(vec![ToolSpec::new("echo", "Echoes", json!({"type": "object"}))]),
             tool_choice: Some(json!("required")),
             ..ChatRequest::default()
@@ -607,7 +608,7 @@ mod tests {
 
     #[test]
     fn thinking_is_enabled_by_config_metadata_or_effort() {
-        let plain = ChatRequest { messages: vec![Message::user("hi")], ..ChatRequest::default() };
+        let plain = ChatRequest { messages: vec![Message::user("hi")].into(), ..ChatRequest::default() };
         assert!(request_body(&plain, &defaults(), false).get("thinking").is_none());
         let asked = ChatRequest {
             metadata: Some(json!({"extended_thinking": true}).as_object().unwrap().clone()),

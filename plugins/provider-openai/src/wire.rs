@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn a_request_carries_model_messages_tools_and_settings() {
         let request = ChatRequest {
-            messages: vec![Message::system("be brief"), Message::user("hi")],
+            messages: vec![Message::system("be brief"), Message::user("hi")].into(),
             tools: Some(vec![ToolSpec::new("echo", "Echoes", json!({"type": "object"}))]),
             max_output_tokens: Some(16),
             ..ChatRequest::default()

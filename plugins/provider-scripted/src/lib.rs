@@ -190,7 +190,7 @@ fn last_user_text(request: &ChatRequest) -> String {
 
 /// About four characters per token, as the context managers estimate.
 fn estimate_usage(request: &ChatRequest, content: &[ContentBlock]) -> Usage {
-    let input_chars: usize = request.messages.iter().map(|m| m.content.text().len()).sum();
+    let input_chars: usize = request.messages.iter().map(|m| m.content.text_len()).sum();
     let output_chars: usize = content
         .iter()
         .map(|block| match block {

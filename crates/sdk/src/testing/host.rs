@@ -353,6 +353,7 @@ impl TestHostApi {
             host::context::GetMessages::NAME | host::context::GetMessagesForRequest::NAME => {
                 ready(reply(&*lock(&state.messages)))
             }
+            host::context::SyncView::NAME => ready(reply(ops::ViewDelta::full(lock(&state.messages).clone()))),
             host::context::SetMessages::NAME => {
                 *lock(&state.messages) = params::<host::context::SetMessages>(json)?.messages;
                 ready(reply(Done))

@@ -171,7 +171,7 @@ mod tests {
             host.add_message(Message::user(prompt)).await?;
             loop {
                 let request = ChatRequest {
-                    messages: host.get_messages_for_request(RequestView::default()).await?,
+                    messages: host.get_messages_for_request(RequestView::default()).await?.into(),
                     tools: Some(host.tools().await?),
                     ..ChatRequest::default()
                 };
