@@ -252,16 +252,15 @@ impl ContextManager for InMemoryContext {
         {
             let history = self.history();
             if history.tokens <= budget {
-                let cursor = ops::ViewCursor { epoch: history.epoch, len: history.messages.len() };
-                let keep = match request.since {
-                    Some(since) if since.epoch == history.epoch && since.len <= cursor.len => since.len,
-                    _ => 0,
-                };
-                return Ok(ops::ViewDelta { cursor, keep, messages: history.messages[keep..].to_vec() });
+                return Ok(history.since(request.since));
             }
         }
         let messages = self.get_messages_for_request(request.view).await?;
         Ok(ops::ViewDelta { cursor: ops::ViewCursor { epoch: next_epoch(), len: messages.len() }, keep: 0, messages })
+    }
+
+    async fn sync_messages(&self, request: ops::ContextSyncMessages) -> ModuleResult<ops::ViewDelta> {
+        Ok(self.history().since(request.since))
     }
 
     async fn set_messages(&self, messages: Vec<Message>) -> ModuleResult<()> {
@@ -302,6 +301,17 @@ impl History {
     fn push(&mut self, message: Message) {
         self.tokens += tokens::estimate(&message);
         self.messages.push(message);
+    }
+
+    /// The history as what was added since `since`, when that copy is of
+    /// this epoch; else all of it.
+    fn since(&self, since: Option<ops::ViewCursor>) -> ops::ViewDelta {
+        let cursor = ops::ViewCursor { epoch: self.epoch, len: self.messages.len() };
+        let keep = match since {
+            Some(since) if since.epoch == self.epoch && since.len <= cursor.len => since.len,
+            _ => 0,
+        };
+        ops::ViewDelta { cursor, keep, messages: self.messages[keep..].to_vec() }
     }
 }
 
@@ -357,6 +367,27 @@ mod tests {
             let whole = sync(&context, 10_000, Some(stranger));
             assert_eq!((whole.keep, whole.messages.len()), (0, 3), "{stranger:?}");
         }
+    }
+
+    #[test]
+    fn the_whole_history_syncs_as_what_was_added_even_when_views_are_compacted() {
+        let test = TestHost::new();
+        let context = InMemoryContext::new(&Config::default(), test.host());
+        let long = "word ".repeat(400);
+        for i in 0..12 {
+            block_on(context.add_message(Message::user(format!("{i} {long}")))).unwrap();
+        }
+        let read = |since| block_on(context.sync_messages(ops::ContextSyncMessages { since })).unwrap();
+        let all = read(None);
+        assert_eq!((all.keep, all.messages.len()), (0, 12));
+        // A compacted request view changes nothing for the history's readers.
+        assert!(sync(&context, 2_000, None).messages.len() < 12);
+        block_on(context.add_message(Message::user("thirteen"))).unwrap();
+        let added = read(Some(all.cursor));
+        assert_eq!((added.keep, added.messages.len()), (12, 1));
+        block_on(context.set_messages(vec![Message::user("new")])).unwrap();
+        let rewritten = read(Some(added.cursor));
+        assert_eq!((rewritten.keep, rewritten.messages), (0, vec![Message::user("new")]));
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! every plugin hook (so it stores what hooks-redaction left) but before the
 //! jsonl printer, collects the events of the turn and the usage of each
 //! `provider:response`. What it collected is written with the context's new
-//! messages (read through `Coordinator::get_messages`), in one transaction:
+//! messages (read through `Coordinator::sync_messages`, which answers what
+//! was added since the last read, and appended to what is stored; only a
+//! rewritten history is compared and written from its first difference),
+//! in one transaction:
 //!
 //! - at the end of the turn, after `Session::execute` returned or failed
 //!   (messages read before cleanup, written after it, with `session:end`);
@@ -28,7 +31,7 @@ use amplifier_kernel::events;
 use amplifier_kernel::hooks::HookEvent;
 use amplifier_kernel::models::{HookResult, Message, RunStatus, Usage};
 use amplifier_kernel::session::SessionObserver;
-use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
+use amplifier_kernel::traits::{BoxFuture, ContextSyncMessages, HookHandler, ModuleResult, ViewCursor};
 use amplifier_kernel::{Coordinator, ModuleError};
 use amplifier_store::{
     NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, StoreError, TurnWrite,
@@ -179,8 +182,8 @@ impl Recording {
     pub(crate) async fn capture(&self, coordinator: &Coordinator) {
         let recorder = &self.recorder;
         recorder.stop_saver().await;
-        match coordinator.get_messages().await {
-            Ok(messages) => recorder.state().captured = Some(messages),
+        match recorder.read_history(coordinator).await {
+            Ok(()) => recorder.state().captured = true,
             Err(err) => tracing::debug!(error = %err, "no history to record"),
         }
     }
@@ -197,16 +200,16 @@ impl Recording {
         if let Some(handle) = recorder.saver.lock().unwrap_or_else(PoisonError::into_inner).take() {
             handle.abort();
         }
-        let captured = recorder.state().captured.take();
-        recorder.save(captured.as_deref(), Some(status));
+        let captured = std::mem::take(&mut recorder.state().captured);
+        recorder.save(captured, Some(status));
     }
 
     /// Writes a finished turn of a session that goes on, leaving it
     /// `running`. Call after [`Recording::capture`].
     pub(crate) fn save_turn(&self) {
         let recorder = &self.recorder;
-        let captured = recorder.state().captured.take();
-        recorder.save(captured.as_deref(), None);
+        let captured = std::mem::take(&mut recorder.state().captured);
+        recorder.save(captured, None);
         // The quiet-period saver starts again with the next turn's first event.
         recorder.saver_started.store(false, Ordering::SeqCst);
     }
@@ -287,7 +290,16 @@ struct State {
     events: Vec<NewEvent>,
     usage: Usage,
     has_usage: bool,
-    captured: Option<Vec<Message>>,
+    /// `current` holds the history as the turn left it.
+    captured: bool,
+    /// The context's history as last read, kept in step with
+    /// `sync_messages` (only what was added since crosses), and where that
+    /// copy stands.
+    current: Vec<Message>,
+    cursor: Option<ViewCursor>,
+    /// How many leading messages of `current` are known to equal `stored`,
+    /// so a write finds what to append without comparing the history.
+    synced: usize,
 }
 
 struct Recorder {
@@ -326,7 +338,10 @@ impl Recorder {
                 events: Vec::new(),
                 usage: Usage::default(),
                 has_usage: false,
-                captured: None,
+                captured: false,
+                current: Vec::new(),
+                cursor: None,
+                synced: 0,
             }),
             seen: AtomicU64::new(0),
             notify: tokio::sync::Notify::new(),
@@ -390,21 +405,38 @@ impl Recorder {
 
     async fn checkpoint(&self) {
         let Some(coordinator) = self.coordinator.upgrade() else { return };
-        match coordinator.get_messages().await {
-            Ok(messages) => {
-                self.save(Some(&messages), None);
-            }
+        match self.read_history(&coordinator).await {
+            Ok(()) => self.save(true, None),
             Err(err) => tracing::debug!(error = %err, "cannot read the history to save it"),
         }
     }
 
+    /// Brings `current` up to date with the context's history.
+    async fn read_history(&self, coordinator: &Coordinator) -> ModuleResult<()> {
+        let since = self.state().cursor;
+        let delta = coordinator.sync_messages(ContextSyncMessages { since }).await?;
+        let mut state = self.state();
+        state.synced = state.synced.min(delta.keep);
+        state.cursor = Some(delta.cursor);
+        delta.apply(&mut state.current);
+        Ok(())
+    }
+
     /// Writes what changed since the last write, in one transaction. A
     /// failure is reported once and the events are kept for the next try.
-    fn save(&self, messages: Option<&[Message]>, status: Option<RunStatus>) {
+    /// With `messages`, the history in `current` is written too: appended
+    /// when the stored history is a prefix of it (the usual case, found
+    /// without comparing), else from the first difference.
+    fn save(&self, messages: bool, status: Option<RunStatus>) {
         let mut state = self.state();
+        let state = &mut *state;
         let (at, new) = match messages {
-            Some(current) => diff(&state.stored, &state.stored_turns, current, state.turn),
-            None => (state.stored.len(), Vec::new()),
+            true if state.synced == state.stored.len() => {
+                let new = state.current[state.synced..].iter();
+                (state.synced, new.map(|m| NewMessage { turn: state.turn, message: m.clone() }).collect())
+            }
+            true => diff(&state.stored, &state.stored_turns, &state.current, state.turn),
+            false => (state.stored.len(), Vec::new()),
         };
         if at == state.stored.len() && new.is_empty() && state.events.is_empty() && status.is_none() {
             return;
@@ -426,6 +458,9 @@ impl Recorder {
                 for message in new {
                     state.stored_turns.push(message.turn);
                     state.stored.push(message.message);
+                }
+                if messages {
+                    state.synced = state.current.len();
                 }
                 state.events.clear();
                 state.usage = Usage::default();

@@ -728,6 +728,14 @@ impl Coordinator {
         self.bounded(&mounted.module, mounted.provider.complete_json(request, context, stream)).await
     }
 
+    /// The context's whole history as what changed since `request.since`.
+    pub async fn sync_messages(
+        &self,
+        request: crate::traits::ContextSyncMessages,
+    ) -> ModuleResult<crate::traits::ViewDelta> {
+        self.require_context()?.sync_messages(request).await
+    }
+
     /// The context's request view as what changed since `request.since`.
     pub async fn sync_view(&self, request: crate::traits::ContextSyncView) -> ModuleResult<crate::traits::ViewDelta> {
         self.require_context()?.sync_view(request).await

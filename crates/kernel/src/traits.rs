@@ -8,7 +8,8 @@ use serde_json::Value;
 use crate::errors::ModuleError;
 use crate::models::{ChatRequest, ChatResponse, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec};
 pub use crate::ops::{
-    ContextSyncView, ContextView, RequestView, ResolveRequest, ResolvedModule, ResolvedSource, ViewDelta,
+    ContextSyncMessages, ContextSyncView, ContextView, RequestView, ResolveRequest, ResolvedModule, ResolvedSource,
+    ViewCursor, ViewDelta,
 };
 
 // The hook trait lives beside the registry that calls it (and the
@@ -66,6 +67,11 @@ pub trait ContextManager: Send + Sync {
     /// no cursors answers the whole view.
     fn sync_view(&self, request: ContextSyncView) -> BoxFuture<'_, ModuleResult<ViewDelta>> {
         Box::pin(async move { Ok(ViewDelta::full(self.get_messages_for_request(request.view).await?)) })
+    }
+    /// The full history as what changed since `request.since`; a context
+    /// that keeps no cursors answers all of it.
+    fn sync_messages(&self, _request: ContextSyncMessages) -> BoxFuture<'_, ModuleResult<ViewDelta>> {
+        Box::pin(async move { Ok(ViewDelta::full(self.get_messages().await?)) })
     }
     /// The same view as JSON text (forwarded unparsed from a plugin context).
     fn get_messages_for_request_json(&self, view: RequestView) -> BoxFuture<'_, ModuleResult<String>> {

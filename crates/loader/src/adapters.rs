@@ -15,7 +15,9 @@ use amplifier_kernel::models::{
     ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec,
 };
 use amplifier_kernel::ops::plugin::{callback, context, hook, orchestrator, provider, resolver, tool};
-use amplifier_kernel::ops::{self, ContextSyncView, ContextView, NoParams, Op, RequestView, ViewDelta};
+use amplifier_kernel::ops::{
+    self, ContextSyncMessages, ContextSyncView, ContextView, NoParams, Op, RequestView, ViewDelta,
+};
 use amplifier_kernel::traits::{
     BoxFuture, ContextManager, HookHandler, ModuleResult, ModuleSourceResolver, Provider, ResolveError, ResolveRequest,
     ResolvedModule, ResolvedSource, StreamSink, Tool,
@@ -252,6 +254,16 @@ impl ContextManager for PluginContext {
                 Err(err) if err.kind == ErrorKind::Unsupported => {
                     Ok(ViewDelta::full(self.get_messages_for_request(request.view).await?))
                 }
+                answered => answered,
+            }
+        })
+    }
+
+    fn sync_messages(&self, request: ContextSyncMessages) -> BoxFuture<'_, ModuleResult<ViewDelta>> {
+        Box::pin(async move {
+            match self.module.call::<context::SyncMessages>(&request, None).await {
+                // A context built before `sync_messages` existed: all of it.
+                Err(err) if err.kind == ErrorKind::Unsupported => Ok(ViewDelta::full(self.get_messages().await?)),
                 answered => answered,
             }
         })

@@ -123,7 +123,8 @@ pub mod plugin {
     pub mod context {
         use crate::models::Message;
         use crate::ops::{
-            ContextAddMessage, ContextSetMessages, ContextSyncView, Done, NoParams, RequestView, ViewDelta,
+            ContextAddMessage, ContextSetMessages, ContextSyncMessages, ContextSyncView, Done, NoParams, RequestView,
+            ViewDelta,
         };
 
         operations! {
@@ -133,6 +134,9 @@ pub mod plugin {
             GetMessagesForRequest = "get_messages_for_request": RequestView => Vec<Message>;
             /// The same view as what changed since the caller's last one.
             SyncView = "sync_view": ContextSyncView => ViewDelta;
+            /// The whole history as what changed since the caller's last
+            /// read (the host's session recorder).
+            SyncMessages = "sync_messages": ContextSyncMessages => ViewDelta;
             SetMessages = "set_messages": ContextSetMessages => Done;
             Clear = "clear": NoParams => Done;
         }
@@ -753,6 +757,14 @@ pub struct ViewCursor {
 pub struct ContextSyncView {
     #[serde(default)]
     pub view: RequestView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<ViewCursor>,
+}
+
+/// `sync_messages`' parameters: where the caller's copy of the history
+/// stands (`None`: it has none).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContextSyncMessages {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<ViewCursor>,
 }

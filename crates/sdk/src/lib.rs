@@ -167,6 +167,16 @@ pub trait Tool: Send + Sync + 'static {
     fn spec(&self) -> ToolSpec;
     /// Failures are `ToolResult::error(..)`, which the model reads.
     fn execute(&self, input: Value) -> impl Future<Output = ToolResult> + Send;
+    /// Whether `execute` may block its thread (`std::fs`, a blocking
+    /// client, a long computation). Then, the default, each call starts on
+    /// the plugin's runtime and never holds the caller's thread. A tool that
+    /// only awaits, or answers at once, says `false`: its call is first
+    /// polled on the caller's thread, which saves two thread hops when it
+    /// answers at once. A tool that says `false` and blocks anyway holds up
+    /// the agent loop, and Ctrl-C with it.
+    fn may_block(&self) -> bool {
+        true
+    }
 }
 
 /// An LLM backend.
@@ -178,6 +188,11 @@ pub trait Provider: Send + Sync + 'static {
     /// One completion. When `stream.is_enabled()`, send deltas through it as they arrive.
     fn complete(&self, request: ChatRequest, stream: Stream)
         -> impl Future<Output = ModuleResult<ChatResponse>> + Send;
+    /// Whether `complete` and `list_models` may block their thread: as
+    /// [`Tool::may_block`].
+    fn may_block(&self) -> bool {
+        true
+    }
 }
 
 /// Observes (and may deny, modify, inject into or ask about) kernel events.
@@ -201,6 +216,15 @@ pub trait ContextManager: Send + Sync + 'static {
     /// sends the history with every request.
     fn sync_view(&self, request: ops::ContextSyncView) -> impl Future<Output = ModuleResult<ops::ViewDelta>> + Send {
         async move { Ok(ops::ViewDelta::full(self.get_messages_for_request(request.view).await?)) }
+    }
+    /// The full history as what changed since `request.since`, for the
+    /// host's session recorder; as [`sync_view`](Self::sync_view), the
+    /// default answers all of it every time.
+    fn sync_messages(
+        &self,
+        _request: ops::ContextSyncMessages,
+    ) -> impl Future<Output = ModuleResult<ops::ViewDelta>> + Send {
+        async move { Ok(ops::ViewDelta::full(self.get_messages().await?)) }
     }
     fn set_messages(&self, messages: Vec<Message>) -> impl Future<Output = ModuleResult<()>> + Send;
     fn clear(&self) -> impl Future<Output = ModuleResult<()>> + Send;

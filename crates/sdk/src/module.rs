@@ -75,7 +75,9 @@ impl Stream {
 /// The tools a tool module mounts.
 #[derive(Default)]
 pub struct Tools {
-    tools: Vec<Arc<dyn DynTool>>,
+    /// Each tool under its name, read once: a spec is built on every call
+    /// of `spec()`, too much to look a call's tool up by.
+    tools: Vec<(String, Arc<dyn DynTool>)>,
     dispatcher: Option<Arc<dyn DynDispatcher>>,
 }
 
@@ -85,7 +87,7 @@ impl Tools {
     }
 
     pub fn with(mut self, tool: impl Tool) -> Self {
-        self.tools.push(Arc::new(tool));
+        self.tools.push((Tool::spec(&tool).name, Arc::new(tool)));
         self
     }
 
@@ -102,14 +104,14 @@ impl Tools {
 impl Tools {
     /// The specs of the tools mounted at mount time.
     pub fn specs(&self) -> Vec<ToolSpec> {
-        self.tools.iter().map(|tool| tool.spec()).collect()
+        self.tools.iter().map(|(_, tool)| tool.spec()).collect()
     }
 
     /// Runs the tool named `name` (or the dispatcher's, for tools mounted
     /// at run time) as the host would, without checking `input` against the
     /// tool's schema; an unknown name is a failed call.
     pub async fn call(&self, name: &str, input: Value) -> ToolResult {
-        if let Some(tool) = self.tools.iter().find(|tool| tool.spec().name == name).cloned() {
+        if let Some(tool) = self.tool(name) {
             return tool.execute(input).await;
         }
         match self.dispatcher.clone() {
@@ -136,12 +138,17 @@ impl<D: ToolDispatcher> DynDispatcher for D {
 
 pub(crate) trait DynTool: Send + Sync {
     fn spec(&self) -> ToolSpec;
+    fn may_block(&self) -> bool;
     fn execute(self: Arc<Self>, input: Value) -> BoxFuture<'static, ToolResult>;
 }
 
 impl<T: Tool> DynTool for T {
     fn spec(&self) -> ToolSpec {
         Tool::spec(self)
+    }
+
+    fn may_block(&self) -> bool {
+        Tool::may_block(self)
     }
 
     fn execute(self: Arc<Self>, input: Value) -> BoxFuture<'static, ToolResult> {
@@ -152,6 +159,9 @@ impl<T: Tool> DynTool for T {
 /// One mounted module, whatever its kind, speaking JSON.
 pub trait ErasedModule: Send + Sync + 'static {
     fn describe(&self) -> ModuleResult<String>;
+    /// Whether the module's tool or provider calls may block their thread
+    /// (see [`first_poll`]).
+    fn may_block(&self) -> bool;
     /// Parses `params` and returns the operation's future.
     fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer>;
 }
@@ -174,6 +184,10 @@ pub(crate) trait Kind: Send + Sync + Sized + 'static {
     fn describe(&self) -> ModuleResult<String> {
         Ok("{}".to_owned())
     }
+
+    fn may_block(&self) -> bool {
+        true
+    }
 }
 
 /// Answers operation `O`.
@@ -193,6 +207,10 @@ struct Erased<M>(Arc<M>);
 impl<M: Kind> ErasedModule for Erased<M> {
     fn describe(&self) -> ModuleResult<String> {
         self.0.describe()
+    }
+
+    fn may_block(&self) -> bool {
+        self.0.may_block()
     }
 
     fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer> {
@@ -227,7 +245,18 @@ impl Kind for Tools {
     const OPS: &'static [(&'static str, Starter<Self>)] = &[(tool::Execute::NAME, start::<Self, tool::Execute>)];
 
     fn describe(&self) -> ModuleResult<String> {
-        to_json(ops::ToolDescription { tools: self.tools.iter().map(|t| t.spec()).collect() })
+        to_json(ops::ToolDescription { tools: self.tools.iter().map(|(_, tool)| tool.spec()).collect() })
+    }
+
+    /// A dispatcher's tools are not known until they run: they may block.
+    fn may_block(&self) -> bool {
+        self.dispatcher.is_some() || self.tools.iter().any(|(_, tool)| tool.may_block())
+    }
+}
+
+impl Tools {
+    fn tool(&self, name: &str) -> Option<Arc<dyn DynTool>> {
+        self.tools.iter().find(|(known, _)| known == name).map(|(_, tool)| tool.clone())
     }
 }
 
@@ -237,7 +266,7 @@ impl Answers<tool::Execute> for Tools {
         call: ops::ExecuteTool,
         _stream: Stream,
     ) -> BoxFuture<'static, ModuleResult<ToolResult>> {
-        if let Some(tool) = self.tools.iter().find(|t| t.spec().name == call.name).cloned() {
+        if let Some(tool) = self.tool(&call.name) {
             return Box::pin(async move { Ok(tool.execute(call.input).await) });
         }
         let Some(dispatcher) = self.dispatcher.clone() else {
@@ -292,6 +321,10 @@ impl<P: Provider> Kind for ProviderModule<P> {
 
     fn describe(&self) -> ModuleResult<String> {
         to_json(ops::ProviderDescription { info: self.provider.info(), syncs_context: true })
+    }
+
+    fn may_block(&self) -> bool {
+        self.provider.may_block()
     }
 }
 
@@ -359,6 +392,7 @@ impl<C: ContextManager> Kind for ContextModule<C> {
         (context::GetMessages::NAME, start::<Self, context::GetMessages>),
         (context::GetMessagesForRequest::NAME, start::<Self, context::GetMessagesForRequest>),
         (context::SyncView::NAME, start::<Self, context::SyncView>),
+        (context::SyncMessages::NAME, start::<Self, context::SyncMessages>),
         (context::SetMessages::NAME, start::<Self, context::SetMessages>),
         (context::Clear::NAME, start::<Self, context::Clear>),
     ];
@@ -393,6 +427,16 @@ impl<C: ContextManager> Answers<context::SyncView> for ContextModule<C> {
         _stream: Stream,
     ) -> BoxFuture<'static, ModuleResult<ops::ViewDelta>> {
         Box::pin(async move { self.0.sync_view(request).await })
+    }
+}
+
+impl<C: ContextManager> Answers<context::SyncMessages> for ContextModule<C> {
+    fn answer(
+        self: Arc<Self>,
+        request: ops::ContextSyncMessages,
+        _stream: Stream,
+    ) -> BoxFuture<'static, ModuleResult<ops::ViewDelta>> {
+        Box::pin(async move { self.0.sync_messages(request).await })
     }
 }
 
@@ -505,7 +549,7 @@ impl PluginInstance for Instance {
 
     fn start(&self, op: RStr<'_>, params: RStr<'_>, sink: EventSinkBox) -> CallOutcome {
         let (op, params) = (op.as_str(), params.as_str());
-        start_call(&self.calls, sink, first_poll(op), |shared| {
+        start_call(&self.calls, sink, first_poll(op, self.module.may_block()), |shared| {
             let stream = Stream { sink: Some(shared) };
             match starter::<Callbacks>(op) {
                 Some(start) => start(self.callbacks.clone(), params, stream),
@@ -554,17 +598,17 @@ pub(crate) fn start_call(
 /// they run on the plugin's runtime, never on the host's thread that started
 /// them, so the host's timeouts and Ctrl-C still work. Hooks, context and
 /// the other callbacks are polled once inline, which keeps a hook call
-/// around a microsecond; they must not block.
-fn first_poll(op: &str) -> FirstPoll {
-    const MAY_BLOCK: [&str; 6] = [
-        callback::SessionReady::NAME,
-        tool::Execute::NAME,
-        orchestrator::Execute::NAME,
-        provider::Complete::NAME,
-        provider::ListModels::NAME,
-        resolver::Resolve::NAME,
-    ];
-    if MAY_BLOCK.contains(&op) {
+/// around a microsecond; they must not block. So are the calls of a tool or
+/// provider module that says it never blocks (`Tool::may_block`,
+/// `Provider::may_block`): one that answers at once then costs no thread
+/// hop, and one that awaits goes on on the plugin's runtime.
+fn first_poll(op: &str, module_may_block: bool) -> FirstPoll {
+    // `execute` is both a tool's and an orchestrator's operation; only tool
+    // and provider modules can say they never block (`Kind::may_block`).
+    const THE_MODULE_DECIDES: [&str; 4] =
+        [tool::Execute::NAME, orchestrator::Execute::NAME, provider::Complete::NAME, provider::ListModels::NAME];
+    const ALWAYS_SPAWNED: [&str; 2] = [callback::SessionReady::NAME, resolver::Resolve::NAME];
+    if ALWAYS_SPAWNED.contains(&op) || (module_may_block && THE_MODULE_DECIDES.contains(&op)) {
         FirstPoll::Spawned
     } else {
         FirstPoll::Inline
@@ -645,5 +689,66 @@ fn host_log_level(host: &Host) -> tracing::Level {
             logging::level_from_name(serde_json::from_str::<String>(&level).unwrap_or_default().as_str())
         }
         _ => tracing::Level::INFO,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_tool_or_provider_that_never_blocks_is_polled_inline() {
+        for op in [tool::Execute::NAME, provider::Complete::NAME, provider::ListModels::NAME] {
+            assert_eq!(first_poll(op, true), FirstPoll::Spawned, "{op}");
+            assert_eq!(first_poll(op, false), FirstPoll::Inline, "{op}");
+        }
+        // Whatever the module says, these run on its runtime.
+        for op in [resolver::Resolve::NAME, callback::SessionReady::NAME] {
+            assert_eq!(first_poll(op, false), FirstPoll::Spawned, "{op}");
+        }
+        // An orchestrator never says it does not block.
+        let orchestrator = OrchestratorModule(Noop);
+        assert_eq!(first_poll(orchestrator::Execute::NAME, Kind::may_block(&orchestrator)), FirstPoll::Spawned);
+        // And hooks and contexts never hop.
+        for op in [hook::Handle::NAME, context::SyncView::NAME, context::AddMessage::NAME] {
+            assert_eq!(first_poll(op, true), FirstPoll::Inline, "{op}");
+        }
+    }
+
+    struct Noop;
+
+    impl Orchestrator for Noop {
+        async fn execute(&self, prompt: String) -> ModuleResult<String> {
+            Ok(prompt)
+        }
+    }
+
+    struct Echo(bool);
+
+    impl Tool for Echo {
+        fn spec(&self) -> ToolSpec {
+            ToolSpec::new(if self.0 { "blocking" } else { "instant" }, "", serde_json::json!({"type": "object"}))
+        }
+
+        async fn execute(&self, input: Value) -> ToolResult {
+            ToolResult::ok(input)
+        }
+
+        fn may_block(&self) -> bool {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_tool_module_may_block_when_any_of_its_tools_or_its_dispatcher_may() {
+        assert!(!Kind::may_block(&Tools::new().with(Echo(false))));
+        assert!(Kind::may_block(&Tools::new().with(Echo(false)).with(Echo(true))));
+        struct Dispatch;
+        impl ToolDispatcher for Dispatch {
+            async fn execute(&self, _name: &str, input: Value) -> ToolResult {
+                ToolResult::ok(input)
+            }
+        }
+        assert!(Kind::may_block(&Tools::new().with(Echo(false)).with_dispatcher(Dispatch)));
     }
 }

@@ -64,6 +64,10 @@ impl ContextManager for PersistentContext {
         self.inner.sync_view(request).await
     }
 
+    async fn sync_messages(&self, request: ops::ContextSyncMessages) -> ModuleResult<ops::ViewDelta> {
+        self.inner.sync_messages(request).await
+    }
+
     async fn set_messages(&self, messages: Vec<Message>) -> ModuleResult<()> {
         self.inner.set_messages(with_memory(&self.memory, messages)).await
     }

@@ -232,6 +232,11 @@ impl Provider for ScriptedProvider {
     async fn complete(&self, request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
         self.respond(&request, &stream)
     }
+
+    /// It answers at once, unless it writes each request to a file.
+    fn may_block(&self) -> bool {
+        self.requests_log.is_some()
+    }
 }
 
 fn mount(ctx: MountContext) -> ModuleResult<ScriptedProvider> {

@@ -20,6 +20,11 @@ impl Tool for Echo {
     async fn execute(&self, input: Value) -> ToolResult {
         ToolResult::ok(input["text"].clone())
     }
+
+    /// It answers at once: no thread hop.
+    fn may_block(&self) -> bool {
+        false
+    }
 }
 
 fn mount(_ctx: MountContext) -> ModuleResult<Tools> {
