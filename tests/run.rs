@@ -90,6 +90,42 @@ fn json_output_reports_status_response_session_and_usage() {
 }
 
 #[test]
+fn debug_logging_times_each_phase_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&scripted(r#"[{text: "done"}]"#), "", "  []")).unwrap();
+    let output = amplifier(dir.path()).args(["-vv", "run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let log = stderr(&output);
+    let phases: Vec<(&str, f64, u64)> = log
+        .lines()
+        .filter(|line| line.contains(" timing "))
+        .filter_map(|line| {
+            let field = |name: &str| line.split(&format!("{name}=")).nth(1)?.split(['"', ' ']).find(|s| !s.is_empty());
+            let phase = line.split("phase=\"").nth(1)?.split('"').next()?;
+            Some((phase, field("ms")?.parse().ok()?, field("rss_kib")?.parse().ok()?))
+        })
+        .collect();
+    let names: Vec<&str> = phases.iter().map(|(name, _, _)| *name).collect();
+    assert_eq!(
+        names,
+        [
+            "plan parsed, loader ready",
+            "session opened (store and lock)",
+            "modules mounted",
+            "turn run",
+            "turn written",
+            "modules cleaned up",
+            "session finished (last write)"
+        ],
+        "{log}"
+    );
+    assert!(phases.windows(2).all(|pair| pair[0].1 <= pair[1].1), "times only grow: {phases:?}");
+    assert!(phases.iter().all(|(_, _, rss)| *rss > 0), "resident memory is read: {phases:?}");
+    let quiet = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "hi"]).output().unwrap();
+    assert!(!stderr(&quiet).contains(" timing "), "only with debug logging: {}", stderr(&quiet));
+}
+
+#[test]
 fn prompt_is_read_from_piped_stdin() {
     let dir = tempfile::tempdir().unwrap();
     let plan = plan_yaml(&scripted("[]").replace("{script: []}", "{echo_last_user: true}"), "", "  []");

@@ -120,6 +120,7 @@ fn init_logging(verbose: u8, #[cfg(feature = "otlp")] otlp: Option<&str>) -> Opt
 }
 
 fn main() -> ExitCode {
+    amplifier_host::timings::start();
     // amplifier holds API keys in its environment and memory: like
     // ssh-agent, it is not dumpable, so a process of the same user without
     // CAP_SYS_PTRACE (a tool's child, a command under tool-bash's

@@ -29,6 +29,7 @@ pub mod recording;
 pub mod runs;
 pub mod spill;
 pub mod sse;
+pub mod timings;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -147,6 +148,7 @@ impl Host {
         if let Some(lock) = &lock {
             lock.configure(&mut loader);
         }
+        timings::phase("plan parsed, loader ready");
         Ok(Host(Arc::new(HostInner {
             plan_path: plan_path.to_owned(),
             plan: parsed.plan,
@@ -358,6 +360,7 @@ impl SessionBuilder {
             let spill = spill::Spill::new(&inner.options.store.dir, coordinator.session_id(), max);
             coordinator.set_result_spill(Arc::new(spill));
         }
+        timings::phase("session opened (store and lock)");
         Ok(HostedSession { host: host.clone(), session, recording, loaded: false, started: false, turns: 0 })
     }
 }
@@ -411,6 +414,7 @@ impl HostedSession {
             recording.restore(self.session.coordinator()).await.map_err(HostError::Restore)?;
         }
         self.started = true;
+        timings::phase("modules mounted");
         Ok(report)
     }
 
@@ -427,10 +431,12 @@ impl HostedSession {
         let coordinator = self.session.coordinator().clone();
         coordinator.cancellation().reset();
         let result = self.session.execute(prompt).await;
+        timings::phase("turn run");
         if let Some(recording) = &self.recording {
             recording.capture(&coordinator).await;
             recording.save_turn();
         }
+        timings::phase("turn written");
         result.map_err(|error| HostError::Turn { error, cancelled: self.session.status() == RunStatus::Cancelled })
     }
 
@@ -444,9 +450,11 @@ impl HostedSession {
             recording.capture(self.session.coordinator()).await;
         }
         self.session.cleanup().await;
+        timings::phase("modules cleaned up");
         if let Some(recording) = self.recording {
             recording.finish(self.session.status(), succeeded);
         }
+        timings::phase("session finished (last write)");
         if let Some(lock) = &inner.lock {
             lock.after_run(&inner.loader, self.loaded, &inner.options.notices);
         }

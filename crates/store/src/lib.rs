@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
+use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use serde_json::Value;
@@ -271,6 +272,11 @@ impl Store {
             return Err(StoreError::Invalid(format!("{} cannot use WAL mode (got {mode})", path.display())));
         }
         conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+        // The last connection's close would fold the WAL into the database
+        // and fsync it, at the end of every `amplifier run`. The WAL is as
+        // durable; SQLite folds it in as it grows (every 1,000 pages), and
+        // `session cleanup` truncates it.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
         if version > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema { path, found: version });
