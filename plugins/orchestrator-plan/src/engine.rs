@@ -742,7 +742,10 @@ pub(crate) async fn run_chat(orch: &PlanOrchestrator, request: RunRequest) -> Mo
                 messages.push(Message::new(role, turn.content.clone()));
             }
             messages.push(Message::user(message.clone()));
-            crate::specialist::stream_completion(orch, orch.config.provider.as_deref(), messages, None).await?.text()
+            let conversation = crate::specialist::Conversation::Given(messages);
+            crate::specialist::stream_completion(orch, orch.config.provider.as_deref(), conversation, None)
+                .await?
+                .text()
         }
     };
     state.chat.push(ChatTurn { role: "user".into(), content: message, agent: request.agent.clone() });

@@ -29,12 +29,21 @@ async fn provider_for(orch: &PlanOrchestrator, session_id: &str) -> ModuleResult
     Ok(summary.providers.into_iter().rev().find(|p| mounted.contains(p)))
 }
 
+/// Where a completion's messages come from.
+pub(crate) enum Conversation {
+    /// These, sent with the request.
+    Given(Vec<Message>),
+    /// The session context's view, which the provider keeps in step
+    /// itself: an agent loop's history is not sent on every iteration.
+    Context(RequestView),
+}
+
 /// One completion, streamed: text deltas are emitted as `content_block:delta`
 /// in order, before this returns.
 pub(crate) async fn stream_completion(
     orch: &PlanOrchestrator,
     provider: Option<&str>,
-    messages: Vec<Message>,
+    conversation: Conversation,
     tools: Option<Vec<ToolSpec>>,
 ) -> ModuleResult<ChatResponse> {
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Option<(u64, String)>>();
@@ -56,8 +65,17 @@ pub(crate) async fn stream_completion(
             }
         }
     });
-    let request = ChatRequest { messages: messages.into(), tools, stream: Some(true), ..ChatRequest::default() };
-    let result = orch.host.complete_streaming(provider, request, on_event).await;
+    let request = ChatRequest { tools, stream: Some(true), ..ChatRequest::default() };
+    let result = match conversation {
+        Conversation::Given(messages) => {
+            let request = ChatRequest { messages: messages.into(), ..request };
+            orch.host.complete_streaming(provider, request, on_event).await
+        }
+        Conversation::Context(view) => {
+            let context = ContextView { view, ephemeral: Vec::new() };
+            orch.host.complete_from_context(provider, request, context, Some(on_event)).await
+        }
+    };
     let _ = sender.send(None);
     let _ = emitter.await;
     result
@@ -83,11 +101,10 @@ pub(crate) async fn run(orch: &PlanOrchestrator, session_id: &str, prompt: Strin
         let last = iteration == max;
         host.dispatch(events::PROVIDER_REQUEST, event_data(json!({"provider": provider, "iteration": iteration})))
             .await?;
-        let messages =
-            host.get_messages_for_request(RequestView { token_budget: None, provider: provider.clone() }).await?;
+        let view = RequestView { token_budget: None, provider: provider.clone() };
         let tools = host.tools().await?;
         let tools = (!last && !tools.is_empty()).then_some(tools);
-        let response = match stream_completion(orch, provider.as_deref(), messages, tools).await {
+        let response = match stream_completion(orch, provider.as_deref(), Conversation::Context(view), tools).await {
             Ok(response) => response,
             Err(err) => {
                 let error = json!({"type": err.kind_name(), "msg": err.message});
