@@ -175,23 +175,31 @@ impl Bench {
     /// Runs `amplifier run --plan PLAN "hi"` once. Returns its wall time and
     /// its peak RSS in KiB (from `wait4`: this child's, not earlier ones').
     fn run_host(&self, plan: &Path, scratch: &Path) -> Result<(Duration, u64)> {
-        self.run_host_with(plan, scratch, &[])
+        self.run_host_with(plan, scratch, &[], &[])
     }
 
-    /// `run_host` with extra environment variables (`AMPLIFIER_MODULE_<ID>` overrides).
-    fn run_host_with(&self, plan: &Path, scratch: &Path, env: &[(String, PathBuf)]) -> Result<(Duration, u64)> {
+    /// `run_host` with extra environment variables (`AMPLIFIER_MODULE_<ID>`
+    /// overrides) and options; its standard output is left in
+    /// `scratch/amplifier.stdout`.
+    fn run_host_with(
+        &self,
+        plan: &Path,
+        scratch: &Path,
+        env: &[(String, OsString)],
+        options: &[&str],
+    ) -> Result<(Duration, u64)> {
         let log = scratch.join("amplifier.stderr");
         let started = Instant::now();
         let child = Command::new(&self.amplifier)
             .args(["run", "--plan"])
             .arg(plan)
+            .args(options)
             .arg("hi")
             .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(&self.root)
             .env("AMPLIFIER_HOME", &self.home)
-            .env("AMPLIFIER_EVENTS", scratch.join("events.jsonl"))
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(File::create(scratch.join("amplifier.stdout"))?)
             .stderr(File::create(&log)?)
             .spawn()?;
         let (success, peak_kib) = wait_with_peak_rss(&child)?;
@@ -245,19 +253,20 @@ impl Bench {
         const MODULES: [&str; 5] = ["loop-basic", "context-simple", "provider-scripted", "tool-echo", "hooks-logging"];
         let scratch = tempfile::tempdir()?;
         let plan = Path::new("mount-plans/scripted.yaml");
-        let as_cdylibs: Vec<(String, PathBuf)> = MODULES
+        let as_cdylibs: Vec<(String, OsString)> = MODULES
             .iter()
             .map(|m| {
-                (format!("AMPLIFIER_MODULE_{}", m.to_uppercase().replace('-', "_")), self.root.join("plugins").join(m))
+                let id = m.to_uppercase().replace('-', "_");
+                (format!("AMPLIFIER_MODULE_{id}"), self.root.join("plugins").join(m).into_os_string())
             })
             .collect();
         eprintln!("bench: W1 warm-up runs (the first bench run builds the plugins)");
         self.run_host(plan, scratch.path())?;
-        self.run_host_with(plan, scratch.path(), &as_cdylibs)?;
+        self.run_host_with(plan, scratch.path(), &as_cdylibs, &[])?;
         let (mut builtin, mut cdylib) = ((Vec::with_capacity(RUNS), 0), (Vec::with_capacity(RUNS), 0));
         for _ in 0..RUNS {
             for ((walls, peak_kib), env) in [(&mut builtin, &[][..]), (&mut cdylib, &as_cdylibs[..])] {
-                let (wall, kib) = self.run_host_with(plan, scratch.path(), env)?;
+                let (wall, kib) = self.run_host_with(plan, scratch.path(), env, &[])?;
                 walls.push(wall);
                 *peak_kib = u64::max(*peak_kib, kib);
             }
@@ -360,36 +369,16 @@ impl Bench {
 
     /// One W2 run; with `store`, also its session id (from `--output-format json`).
     fn run_w2(&self, plan: &Path, scratch: &Path, store: bool) -> Result<(Duration, String)> {
-        let out = scratch.join("w2.json");
-        let mut command = Command::new(&self.amplifier);
-        command.args(["run", "--plan"]).arg(plan);
-        match store {
-            true => command.args(["--output-format", "json"]),
-            false => command.arg("--no-session"),
-        };
-        let started = Instant::now();
-        let status = command
-            .arg("hi")
-            .current_dir(&self.root)
-            .env("AMPLIFIER_HOME", &self.home)
-            // Every event kept, for the deciles.
-            .env("AMPLIFIER_EVENTS_MAX_ROWS", "0")
-            .stdin(Stdio::null())
-            .stdout(File::create(&out)?)
-            .stderr(Stdio::null())
-            .status()?;
-        let wall = started.elapsed();
-        if !status.success() {
-            return Err(format!("`amplifier run --plan {}` failed ({status})", plan.display()).into());
+        // Every event kept, for the deciles.
+        let env = [("AMPLIFIER_EVENTS_MAX_ROWS".to_owned(), OsString::from("0"))];
+        let options: &[&str] = if store { &["--output-format", "json"] } else { &["--no-session"] };
+        let (wall, _) = self.run_host_with(plan, scratch, &env, options)?;
+        if !store {
+            return Ok((wall, String::new()));
         }
-        let session = match store {
-            true => {
-                let result: Value = serde_json::from_str(&std::fs::read_to_string(&out)?)?;
-                result["session_id"].as_str().ok_or("`run --output-format json` printed no session_id")?.to_owned()
-            }
-            false => String::new(),
-        };
-        Ok((wall, session))
+        let result: Value = serde_json::from_str(&std::fs::read_to_string(scratch.join("amplifier.stdout"))?)?;
+        let session = result["session_id"].as_str().ok_or("`run --output-format json` printed no session_id")?;
+        Ok((wall, session.to_owned()))
     }
 
     /// The median time from one `provider:request` to the next, per tenth

@@ -158,7 +158,9 @@ impl InMemoryContext {
         self.history.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The view's token budget: the caller's, else derived from the provider's model.
+    /// The view's token budget. A budget the request names is the view's
+    /// limit as it is; one derived from the provider's model is compacted
+    /// at its threshold.
     async fn view_budget(&self, view: &RequestView) -> u64 {
         match view.token_budget {
             Some(budget) => budget,
@@ -167,6 +169,25 @@ impl InMemoryContext {
                 (derived.effective as f64 * self.compact_threshold) as u64
             }
         }
+    }
+
+    /// The view within `budget`: the history while it fits (known from the
+    /// running estimate, without reading it), else compacted.
+    async fn view_within(&self, budget: u64) -> Vec<Message> {
+        let history = {
+            let history = self.history();
+            if history.tokens <= budget {
+                return history.messages.clone();
+            }
+            history.messages.clone()
+        };
+        let Some(compacted) = compaction::compact(&history, budget, &self.policy) else {
+            return history;
+        };
+        // Compaction only builds this view, so announcing it once computed
+        // shows hooks the same before/after as announcing it around the work.
+        self.announce(&history, &compacted, budget).await;
+        compacted.messages
     }
 
     async fn announce(&self, history: &[Message], compacted: &Compacted, budget: u64) {
@@ -229,18 +250,7 @@ impl ContextManager for InMemoryContext {
 
     async fn get_messages_for_request(&self, view: RequestView) -> ModuleResult<Vec<Message>> {
         let budget = self.view_budget(&view).await;
-        let history = {
-            let history = self.history();
-            if history.tokens <= budget {
-                return Ok(history.messages.clone());
-            }
-            history.messages.clone()
-        };
-        let Some(compacted) = compaction::compact(&history, budget, &self.policy) else {
-            return Ok(history);
-        };
-        self.announce(&history, &compacted, budget).await;
-        Ok(compacted.messages)
+        Ok(self.view_within(budget).await)
     }
 
     /// While the history fits the budget, the view is the history, which
@@ -255,7 +265,7 @@ impl ContextManager for InMemoryContext {
                 return Ok(history.since(request.since));
             }
         }
-        let messages = self.get_messages_for_request(request.view).await?;
+        let messages = self.view_within(budget).await;
         Ok(ops::ViewDelta { cursor: ops::ViewCursor { epoch: next_epoch(), len: messages.len() }, keep: 0, messages })
     }
 
