@@ -157,7 +157,7 @@ fn check_stream(frames: &[Frame]) {
     let terminal: Vec<usize> = frames
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.event == "complete" || f.event == "error")
+        .filter(|(_, f)| f.event == "complete" || f.event == "run_error")
         .map(|(i, _)| i)
         .collect();
     assert_eq!(terminal, [frames.len() - 1], "exactly one terminal frame, last: {:?}", events(frames));
@@ -167,7 +167,7 @@ fn check_stream(frames: &[Frame]) {
     let mut phase: Option<String> = None;
     for frame in frames {
         assert_eq!(frame.data["correlationId"], correlation, "{frame:?}");
-        assert_eq!(frame.data["type"], frame.event.as_str());
+        assert_eq!(frame.data["type"], seed_type(&frame.event));
         let id = frame.id.expect("every frame has an id");
         assert!(id > last_id, "ids strictly increase");
         last_id = id;
@@ -178,6 +178,16 @@ fn check_stream(frames: &[Frame]) {
             let p = phase.as_deref().expect("a delta after a phase");
             assert!(p == "generation" || p == "qa", "delta in phase {p}");
         }
+    }
+}
+
+/// The seed's type of a frame named `event` on the wire: `error` and
+/// `message` travel as `run_error` and `run_message`.
+fn seed_type(event: &str) -> &str {
+    match event {
+        "run_error" => "error",
+        "run_message" => "message",
+        other => other,
     }
 }
 
@@ -233,7 +243,7 @@ fn happy_path_hands_off_strategy_writer_qa_and_completes() {
     check_stream(&frames);
     assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
     assert_eq!(handoffs(&frames, "requested"), ["strategist", "writer", "qa"]);
-    assert!(!events(&frames).contains(&"warning") && !events(&frames).contains(&"error"), "{:?}", events(&frames));
+    assert!(!events(&frames).contains(&"warning") && !events(&frames).contains(&"run_error"), "{:?}", events(&frames));
     let phases: Vec<&str> =
         frames.iter().filter(|f| f.event == "phase").map(|f| f.data["phase"].as_str().unwrap()).collect();
     assert_eq!(phases, ["planning", "analysis", "generation", "qa", "finalization"]);
@@ -333,7 +343,7 @@ fn at_the_depth_limit_it_finalizes_best_effort() {
     check_stream(&frames);
     assert_eq!(payloads(dir.path(), "writer").len(), 2);
     assert_eq!(payloads(dir.path(), "qa").len(), 2);
-    assert!(!events(&frames).contains(&"error"));
+    assert!(!events(&frames).contains(&"run_error"));
     let bundle = complete(&frames);
     assert_eq!(bundle["quality"]["pass"], false);
     assert_eq!(bundle["acceptance-report"]["overall"], false);
@@ -416,7 +426,9 @@ fn a_run_killed_after_any_step_resumes_and_gives_the_same_bundle() {
         let (resumed, frames) = run_sse(dir.path(), &app_request(&thread), &[]);
         assert!(resumed.status.success(), "stderr:\n{}", stderr(&resumed));
         check_stream(&frames);
-        assert!(frames.iter().any(|f| f.event == "message" && f.data["message"] == "Resuming existing thread state"));
+        assert!(frames
+            .iter()
+            .any(|f| f.event == "run_message" && f.data["message"] == "Resuming existing thread state"));
         let expected: Vec<&str> = ["strategist", "writer", "qa"][step..].to_vec();
         assert_eq!(handoffs(&frames, "occurred"), expected, "it continues from step {}", step + 1);
         assert!(!events(&frames).contains(&"plan_update"), "no second planning");
@@ -468,7 +480,7 @@ fn chat_mode_talks_to_one_specialist_without_plan_frames() {
     check_stream(&frames);
     let mut kinds: Vec<&str> = events(&frames);
     kinds.dedup();
-    assert_eq!(kinds, ["start", "phase", "delta", "message", "metrics", "complete"]);
+    assert_eq!(kinds, ["start", "phase", "delta", "run_message", "metrics", "complete"]);
     assert_eq!(complete(&frames), &json!({"message": "Looks good to me."}));
     let requests = read_lines(&dir.path().join("qa-requests.jsonl"));
     let messages = requests[0]["messages"].as_array().unwrap();
@@ -509,7 +521,7 @@ fn a_planner_error_ends_the_stream_with_exactly_one_error_frame() {
     let (output, frames) = run_sse(dir.path(), &app_request("failing"), &[]);
     assert_eq!(output.status.code(), Some(1));
     check_stream(&frames);
-    let errors: Vec<&Frame> = frames.iter().filter(|f| f.event == "error").collect();
+    let errors: Vec<&Frame> = frames.iter().filter(|f| f.event == "run_error").collect();
     assert_eq!(errors.len(), 1);
     assert!(errors[0].data["message"].as_str().unwrap().contains("the planner model refused"), "{:?}", errors[0]);
 }
@@ -611,4 +623,135 @@ fn serve_streams_a_run_over_http_and_keeps_its_state() {
     let (status, _, body) = http(&server.addr, "POST", "/v1/runs", r#"{"mode": "app"}"#);
     assert_eq!(status, 400);
     assert!(body.contains("objective"), "{body}");
+}
+
+// -- an EventSource client -----------------------------------------------------------
+
+/// What a standard EventSource client (npm `eventsource`, see
+/// tests/eventsource/client.mjs) saw reading a run of `request` from
+/// `addr`, as JSON lines; it drops its first connection once a `cut_after`
+/// frame arrived.
+fn eventsource(addr: &str, request: &Value, cut_after: Option<&str>, env: &[(&str, &Path)]) -> Vec<Value> {
+    let mut command = std::process::Command::new("node");
+    command
+        .arg(workspace().join("tests/eventsource/client.mjs"))
+        .arg(npm_package("eventsource"))
+        .arg(format!("http://{addr}/v1/runs"))
+        .arg(request.to_string())
+        .args(cut_after);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command.output().expect("node runs (needs node)");
+    assert!(output.status.success(), "the client failed:\n{}", stderr(&output));
+    json_lines(&output)
+}
+
+fn of_kind<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    lines.iter().filter(|line| line["kind"] == kind).collect()
+}
+
+/// The frames the client received, as the tests' [`Frame`]s.
+fn received(lines: &[Value]) -> Vec<Frame> {
+    of_kind(lines, "frame")
+        .into_iter()
+        .map(|line| Frame {
+            event: line["event"].as_str().unwrap().to_owned(),
+            id: line["id"].as_str().and_then(|id| id.parse().ok()),
+            data: line["data"].clone(),
+        })
+        .collect()
+}
+
+/// The statuses of the client's requests, each with the `Last-Event-ID` it sent.
+fn responses(lines: &[Value]) -> Vec<(u64, Value)> {
+    of_kind(lines, "response").iter().map(|r| (r["status"].as_u64().unwrap(), r["lastEventId"].clone())).collect()
+}
+
+/// EventSource's own `error` events (a failed connection) are the only
+/// `error` events, and no frame fires the default `message` event.
+fn check_no_collisions(lines: &[Value]) {
+    assert!(of_kind(lines, "message").is_empty(), "a frame fired `onmessage`: {lines:?}");
+    for error in of_kind(lines, "error") {
+        assert_eq!(error["frame"], false, "a frame fired `onerror`: {error}");
+    }
+    assert_eq!(of_kind(lines, "end")[0]["readyState"], 2, "the EventSource is closed: {lines:?}");
+}
+
+#[test]
+fn an_eventsource_reads_a_finished_run_once_and_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", PLAN_ALL, r#"[{text: "Looks good to me."}]"#);
+    let server = start_server(amplifier(dir.path()));
+    // No threadId: a rerun would be a new orchestration, paid for again.
+    let request = json!({"mode": "chat", "message": "Is this clear?", "agent": "qa"});
+    let lines = eventsource(&server.addr, &request, None, &[]);
+    let frames = received(&lines);
+    check_stream(&frames);
+    let message = frames.iter().find(|f| f.event == "run_message").expect("a run_message frame");
+    assert_eq!((&message.data["type"], &message.data["message"]), (&json!("message"), &json!("Looks good to me.")));
+    check_no_collisions(&lines);
+    // It reconnected once after `complete`, and 204 stopped it: no second run.
+    let last = frames.last().unwrap().id.unwrap().to_string();
+    assert_eq!(responses(&lines), [(200, Value::Null), (204, json!(last))], "{lines:?}");
+    assert_eq!(read_lines(&dir.path().join("qa-requests.jsonl")).len(), 1, "the run ran once");
+}
+
+#[test]
+fn a_failed_run_reaches_an_eventsource_as_run_error_not_as_a_connection_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let planner = r#"[{fail: {kind: invalid_request, message: "the planner model refused"}}]"#;
+    write_standard_plan(dir.path(), "", planner, QA_PASS);
+    let server = start_server(amplifier(dir.path()));
+    let lines = eventsource(&server.addr, &app_request("failing-es"), None, &[]);
+    let frames = received(&lines);
+    check_stream(&frames);
+    let error = frames.last().unwrap();
+    assert_eq!((error.event.as_str(), &error.data["type"]), ("run_error", &json!("error")));
+    assert!(error.data["message"].as_str().unwrap().contains("the planner model refused"), "{error:?}");
+    check_no_collisions(&lines);
+    assert_eq!(responses(&lines).iter().map(|r| r.0).collect::<Vec<_>>(), [200, 204]);
+    assert_eq!(read_lines(&dir.path().join("planner-requests.jsonl")).len(), 1, "the planner was asked once");
+}
+
+#[test]
+fn an_eventsource_that_loses_its_connection_resumes_the_live_run_with_no_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    // The strategist's tool waits until the client has reconnected, so the
+    // run is live when it does (the client drops its first connection at
+    // this tool's `tool_call`).
+    let mark = dir.path().join("reconnected");
+    let wait = format!("for i in $(seq 600); do [ -e {} ] && break; sleep 0.1; done", mark.display());
+    let strategist = format!(
+        r#"[{{tool_calls: [{{name: bash, arguments: {{command: "{wait}"}}}}]}}, {{text: '{{"strategy": {{}}}}'}}]"#
+    );
+    let writer = writer_script();
+    let tools = format!("    tools: [{{module: tool-bash, source: \"{}\"}}]\n", plugin("tool-bash"));
+    let agents = [
+        Agent { extra: &tools, ..agent("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, &strategist) },
+        agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
+        agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
+    ];
+    write_plan(dir.path(), "", PLAN_ALL, &agents);
+    let server = start_server(amplifier(dir.path()));
+    let request = json!({"mode": "app", "objective": "Announce it"});
+    let lines = eventsource(&server.addr, &request, Some("tool_call"), &[("MARK_RECONNECT", &mark)]);
+    assert_eq!(of_kind(&lines, "cut").len(), 1, "{lines:?}");
+    let frames = received(&lines);
+    // Every frame once, in order, with no gap: heartbeats are the run's too.
+    let ids: Vec<u64> = frames.iter().map(|f| f.id.unwrap()).collect();
+    assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>(), "{:?}", events(&frames));
+    let frames: Vec<Frame> = frames.into_iter().filter(|f| f.event != "heartbeat").collect();
+    check_stream(&frames);
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
+    assert_eq!(complete(&frames)["quality"]["pass"], true);
+    check_no_collisions(&lines);
+    let responses = responses(&lines);
+    assert_eq!(responses.iter().map(|r| r.0).collect::<Vec<_>>(), [200, 200, 204], "{lines:?}");
+    let resumed_after: u64 = responses[1].1.as_str().unwrap().parse().unwrap();
+    let call = frames.iter().find(|f| f.event == "tool_call").unwrap().id.unwrap();
+    assert!(resumed_after >= call, "it reconnected after the tool_call it cut at");
+    // One run: the planner asked once, the strategist twice (its tool call, then its answer).
+    assert_eq!(read_lines(&dir.path().join("planner-requests.jsonl")).len(), 1);
+    assert_eq!(read_lines(&dir.path().join("strategist-requests.jsonl")).len(), 2);
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 
 use amplifier_store::{AgentScope, Store};
-use common::serve::{http, parse_sse, start_server};
+use common::serve::{http, parse_sse, start_server, start_server_with};
 use common::*;
 use serde_json::{json, Value};
 
@@ -614,7 +614,8 @@ fn a_client_that_leaves_cancels_the_served_turn_and_nothing_is_saved() {
     write_plan(dir.path(), "", "", &[Agent { id: "support", extra: &tools, script: &script }]);
     let mut command = amplifier(dir.path());
     command.env("AMPLIFIER_STATE_DIR", state_dir(dir.path()));
-    let server = start_server(command);
+    // The run waits a second for the client to come back, while the tool still runs.
+    let server = start_server_with(command, &["--plan", "plan.yaml", "--resume-window", "1"]);
 
     let body = json!({"mode": "chat", "message": "left", "threadId": CONVERSATION, "userId": USER}).to_string();
     let mut client = std::net::TcpStream::connect(&server.addr).unwrap();

@@ -1,6 +1,6 @@
 //! `tool-mcp` end to end: `amplifier run` with real MCP servers over stdio:
 //! `@modelcontextprotocol/server-everything` from npm (pinned, installed by
-//! `tests/mcp/install.sh`, run here when missing), and a small server written
+//! `tests/npm/install.sh`, run here when missing), and a small server written
 //! by these tests on the same npm package's SDK, which can change its tool
 //! list, crash, hang or refuse to start on demand. Needs node and npm.
 
@@ -17,17 +17,7 @@ use serde_json::{json, Value};
 /// The installed server-everything's entry point (installing it if needed).
 fn everything_entry() -> &'static Path {
     static ENTRY: OnceLock<PathBuf> = OnceLock::new();
-    ENTRY.get_or_init(|| {
-        let script = workspace().join("tests/mcp/install.sh");
-        let output = std::process::Command::new("bash")
-            .arg(&script)
-            .output()
-            .unwrap_or_else(|err| panic!("cannot run {}: {err}", script.display()));
-        assert!(output.status.success(), "{} failed (needs node and npm):\n{}", script.display(), stderr(&output));
-        let entry = PathBuf::from(stdout(&output).trim());
-        assert!(entry.is_file(), "the install script printed {}, which is not a file", entry.display());
-        entry
-    })
+    ENTRY.get_or_init(|| npm_package("@modelcontextprotocol/server-everything"))
 }
 
 /// The CommonJS build of the MCP TypeScript SDK installed beside server-everything.

@@ -67,6 +67,21 @@ pub fn copied_binary(dir: &Path) -> Command {
     command
 }
 
+/// The pinned file of npm `package` (`tests/npm/pins`), installed by
+/// `tests/npm/install.sh` when missing. Needs node and npm.
+pub fn npm_package(package: &str) -> PathBuf {
+    let script = workspace().join("tests/npm/install.sh");
+    let output = Command::new("bash")
+        .arg(&script)
+        .arg(package)
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run {}: {err}", script.display()));
+    assert!(output.status.success(), "{} failed (needs node and npm):\n{}", script.display(), stderr(&output));
+    let entry = PathBuf::from(stdout(&output).trim());
+    assert!(entry.is_file(), "the install script printed {}, which is not a file", entry.display());
+    entry
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -2,26 +2,32 @@
 //!
 //! - `POST /v1/runs` with a run request `{mode, objective, constraints?,
 //!   threadId?, agent?, payload?, correlationId?}` answers a Server-Sent
-//!   Events stream of the run's frames (see [`crate::sse`]). The request,
-//!   with `threadId` filled in, is the prompt of a new session of the plan.
+//!   Events stream of the run's frames (see [`amplifier_host::sse`]). The
+//!   request, with `threadId` filled in, is the prompt of a new session of
+//!   the plan.
+//! - The same request again with `Last-Event-ID: N` is an EventSource
+//!   reconnecting: it reads the live run's frames from N + 1 on, and a run
+//!   that is over answers 204, which tells EventSource to stop. A reconnect
+//!   never starts a run.
 //! - `GET /v1/runs/{thread}` answers the thread's run state as its
 //!   orchestrator last saved it (`runs.save`, kept in the session store).
 //!
 //! One run per thread at a time (409 otherwise) and `--max-runs` runs at once
-//! (503 otherwise). A client that goes away cancels its run.
+//! (503 otherwise). A run nobody reads for `--resume-window` seconds is
+//! cancelled: its client left and did not come back.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use amplifier_host::sse::{self, Encoder, Frame, FrameSink, Mapper};
+use amplifier_host::sse::{self, Feed, FrameSink, Mapper, Reader};
 use amplifier_host::{Conversation, Host};
 use amplifier_kernel::cancellation::CancellationToken;
 use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -58,17 +64,34 @@ pub struct ServeArgs {
     /// Seconds a client has to send a request's headers, and then its body.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     read_timeout: u64,
+    /// Seconds a run whose client left waits for it to reconnect (with
+    /// `Last-Event-ID`) before the run is cancelled.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    resume_window: u64,
 }
 
 /// The largest run request body.
 const MAX_BODY: usize = 1 << 20;
 
+/// The body's opening: a comment, and how long an EventSource waits before
+/// it reconnects (well inside the resume window).
+const PROLOGUE: &str = ":\n\nretry: 1000\n\n";
+
 struct App {
     host: Host,
     heartbeat: Duration,
     read_timeout: Duration,
-    active: Mutex<HashSet<String>>,
+    resume_window: Duration,
+    /// The runs in progress, by thread.
+    live: Mutex<HashMap<String, LiveRun>>,
     permits: Arc<tokio::sync::Semaphore>,
+}
+
+/// A run in progress: the request that started it, which an EventSource
+/// sends again when it reconnects, and its frames.
+struct LiveRun {
+    request: axum::body::Bytes,
+    feed: Arc<Feed>,
 }
 
 pub fn serve(args: ServeArgs) -> CliResult {
@@ -83,7 +106,8 @@ pub fn serve(args: ServeArgs) -> CliResult {
         host,
         heartbeat: Duration::from_secs(args.heartbeat.max(1)),
         read_timeout: Duration::from_secs(args.read_timeout.max(1)),
-        active: Mutex::default(),
+        resume_window: Duration::from_secs(args.resume_window),
+        live: Mutex::default(),
         permits: Arc::new(tokio::sync::Semaphore::new(args.max_runs.max(1))),
     });
     runtime.block_on(async move {
@@ -125,62 +149,40 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
     json_response(status, json!({"error": message.into()}))
 }
 
-/// Frames into the response body's channel; a closed channel (the client
-/// left) cancels the run.
-struct ChannelSink {
-    sender: tokio::sync::mpsc::UnboundedSender<Frame>,
-    cancellation: OnceLock<CancellationToken>,
-}
-
-impl ChannelSink {
-    /// Nobody is left to wait for the run: its calls are dropped at once.
-    fn cancel(&self) {
-        if let Some(token) = self.cancellation.get() {
-            token.request_immediate();
-        }
-    }
-
-    /// Cancels the run as soon as the client leaves (the server drops the
-    /// response body), not only at the next frame: a run can go quiet for
-    /// long, inside a tool, say.
-    async fn cancel_when_the_client_leaves(&self) {
-        self.sender.closed().await;
-        self.cancel();
-    }
-}
-
-impl FrameSink for ChannelSink {
-    fn send(&self, frame: Frame) {
-        if self.sender.send(frame).is_err() {
-            self.cancel();
-        }
-    }
-}
-
-async fn start_run(State(app): State<Arc<App>>, body: Body) -> Response {
+async fn start_run(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
     let body = match door::read_body(body, MAX_BODY, app.read_timeout).await {
         Ok(body) => body,
         Err((status, message)) => return error(status, message),
     };
+    if let Some(last_event_id) = headers.get("last-event-id") {
+        return resume(&app, last_event_id, &body);
+    }
     let new_thread = || format!("thread_{}", &sse::correlation_id()[4..]);
     let (mut request, thread) = match amplifier_protocol::runs::parse_request(&body, new_thread) {
         Ok(valid) => valid,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
-    if !app.active.lock().expect("active lock").insert(thread.clone()) {
+    if app.live.lock().expect("live lock").contains_key(&thread) {
         return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
     }
     let Ok(permit) = app.permits.clone().try_acquire_owned() else {
-        app.active.lock().expect("active lock").remove(&thread);
         return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
     };
     let correlation = match request.remove("correlationId") {
         Some(Value::String(id)) if !id.is_empty() => id,
         _ => sse::correlation_id(),
     };
-    let mapper = Arc::new(Mapper::new(correlation.clone()));
-    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
-    let sink = Arc::new(ChannelSink { sender, cancellation: OnceLock::new() });
+    let feed = Feed::new(correlation.clone());
+    let reader = feed.reader(0).expect("a new feed has frame 0");
+    {
+        let mut live = app.live.lock().expect("live lock");
+        // Checked again under the lock the run is registered with.
+        if live.contains_key(&thread) {
+            return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
+        }
+        live.insert(thread.clone(), LiveRun { request: body, feed: feed.clone() });
+    }
+    let mapper = Arc::new(Mapper::new(correlation));
     let prompt = Value::Object(request.clone()).to_string();
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
     // Runs of one thread are one conversation: a routing orchestrator's
@@ -191,42 +193,63 @@ async fn start_run(State(app): State<Arc<App>>, body: Body) -> Response {
     let builder = app.host.session().approval(approval).conversation(conversation.clone());
     let run_app = app.clone();
     tokio::spawn(async move {
-        let cancel_sink = sink.clone();
-        let watched = sink.clone();
-        let watcher = tokio::spawn(async move { watched.cancel_when_the_client_leaves().await });
-        let frames: (Arc<Mapper>, Arc<dyn FrameSink>) = (mapper, sink);
+        let (cancellation, mut cancellation_set) = tokio::sync::watch::channel(None::<CancellationToken>);
+        let beating = tokio::spawn({
+            let (feed, every) = (feed.clone(), run_app.heartbeat);
+            async move { feed.beat(every).await }
+        });
+        // Nobody is left to wait for the run: its calls are dropped at once.
+        let watcher = tokio::spawn({
+            let (feed, grace) = (feed.clone(), run_app.resume_window);
+            async move {
+                feed.abandoned(grace).await;
+                if let Ok(token) = cancellation_set.wait_for(Option::is_some).await {
+                    token.as_ref().expect("waited for").request_immediate();
+                }
+            }
+        });
+        let frames: (Arc<Mapper>, Arc<dyn FrameSink>) = (mapper, feed.clone());
         let _ = sse::stream(builder, &prompt, start_data, frames, |coordinator| {
             let (user, id) = conversation.resolve(coordinator.session_id());
             crate::trace_bridge::attach(coordinator, user, id);
-            let _ = cancel_sink.cancellation.set(coordinator.cancellation().clone());
+            cancellation.send_replace(Some(coordinator.cancellation().clone()));
         })
         .await;
+        feed.close();
+        beating.abort();
         watcher.abort();
-        run_app.active.lock().expect("active lock").remove(&thread);
+        run_app.live.lock().expect("live lock").remove(&thread);
         drop(permit);
     });
-    sse_response(receiver, app.heartbeat, correlation)
+    sse_response(reader)
 }
 
-fn sse_response(
-    receiver: tokio::sync::mpsc::UnboundedReceiver<Frame>,
-    heartbeat: Duration,
-    correlation: String,
-) -> Response {
-    let encoder = Encoder::default();
-    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
-    let prologue = futures::stream::once(async { Ok::<_, std::convert::Infallible>(Encoder::PROLOGUE.to_owned()) });
-    let frames = futures::stream::unfold((receiver, ticks, encoder), move |(mut receiver, mut ticks, encoder)| {
-        let correlation = correlation.clone();
-        async move {
-            // Frames queued before a tick go first, so ids stay in order.
-            let text = tokio::select! {
-                biased;
-                frame = receiver.recv() => encoder.encode(&frame?),
-                _ = ticks.tick() => encoder.heartbeat(&correlation),
-            };
-            Some((Ok(text), (receiver, ticks, encoder)))
-        }
+/// An EventSource reconnecting: the live run it was reading, from the
+/// frame after `Last-Event-ID` on.
+fn resume(app: &App, last_event_id: &HeaderValue, body: &[u8]) -> Response {
+    let Some(after) = last_event_id.to_str().ok().and_then(|id| id.trim().parse::<u64>().ok()) else {
+        return error(StatusCode::BAD_REQUEST, "`Last-Event-ID` is not the id of a frame this server sent");
+    };
+    let live = app.live.lock().expect("live lock");
+    let Some(run) = live.values().find(|run| *run.request == *body) else {
+        // The run is over (or was never here). 204 is what stops an
+        // EventSource from reconnecting; running the request again would
+        // pay for the same run every few seconds.
+        return StatusCode::NO_CONTENT.into_response();
+    };
+    match run.feed.reader(after) {
+        Ok(reader) => sse_response(reader),
+        Err(sse::Gone) => error(StatusCode::CONFLICT, format!("this run's frames after id {after} are no longer kept")),
+    }
+}
+
+fn sse_response(reader: Reader) -> Response {
+    let prologue = futures::stream::once(async { Ok::<_, std::convert::Infallible>(PROLOGUE.to_owned()) });
+    // The reader goes with the body: when the client leaves, the server
+    // drops both, and the feed counts one reader fewer.
+    let frames = futures::stream::unfold(reader, |mut reader| async move {
+        let text = reader.next().await?;
+        Some((Ok(text), reader))
     });
     let body = Body::from_stream(futures::StreamExt::chain(prologue, frames));
     let mut response = Response::new(body);

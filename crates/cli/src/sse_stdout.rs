@@ -28,7 +28,7 @@ fn write(text: &str) {
 }
 
 pub async fn run(builder: SessionBuilder, conversation: Conversation, prompt: &str) -> CliResult {
-    write(Encoder::PROLOGUE);
+    write(sse::PROLOGUE);
     let thread = serde_json::from_str::<Value>(prompt).ok().and_then(|v| v.get("threadId").cloned());
     let approval = Arc::new(crate::approval::TerminalApproval::new(std::path::Path::new(".")));
     let mapper = Arc::new(Mapper::new(sse::correlation_id()));

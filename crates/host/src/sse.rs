@@ -19,9 +19,11 @@
 //! | `plan:metrics` | `metrics` (tokens of `provider:response`s since the last one) |
 //! | (run ends) | `metrics` (totals), then `complete` (the result: its JSON object, else `{message}`) or `error` |
 //!
-//! Every frame carries the run's `correlationId`. On the wire each is
-//! `event: TYPE`, `id: N` (strictly increasing), `data: JSON`; the body
-//! starts with the comment `:` and idle streams get `heartbeat` events.
+//! Every frame carries the run's `correlationId` and its `type`. On the
+//! wire each is `event: NAME`, `id: N` (strictly increasing), `data: JSON`,
+//! where NAME is the type except for `error` and `message` (see
+//! [`wire_name`]); the body starts with the comment `:` and idle streams
+//! get `heartbeat` events.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,14 +38,31 @@ use serde_json::{json, Value};
 
 use crate::{HostError, SessionBuilder};
 
+mod feed;
+pub use feed::{Feed, Gone, Reader};
+
 /// Observers run after every other hook, so they see what the hooks left.
 const OBSERVER_PRIORITY: i32 = i32::MAX;
 
-/// One frame: its type and its JSON body (which repeats the type).
+/// One frame: its name on the wire and its JSON body (which carries the
+/// type).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
     pub event: String,
     pub body: Value,
+}
+
+/// The `event:` name of a frame type. The seed's `error` and `message` are
+/// also the names EventSource gives a failed connection and an unnamed
+/// event, so a browser could not tell them apart: they travel as
+/// `run_error` and `run_message`, and `data.type` keeps the seed's name for
+/// clients that read the JSON.
+pub fn wire_name(kind: &str) -> &str {
+    match kind {
+        "error" => "run_error",
+        "message" => "run_message",
+        other => other,
+    }
 }
 
 /// A fresh correlation id: `run_` and 16 hex digits.
@@ -78,12 +97,12 @@ impl Mapper {
         Mapper { correlation_id, started: Instant::now(), state: Mutex::default() }
     }
 
-    fn frame(&self, event: &str, mut body: Value) -> Frame {
+    fn frame(&self, kind: &str, mut body: Value) -> Frame {
         if let Some(map) = body.as_object_mut() {
-            map.insert("type".into(), json!(event));
+            map.insert("type".into(), json!(kind));
             map.insert("correlationId".into(), json!(self.correlation_id));
         }
-        Frame { event: event.to_owned(), body }
+        Frame { event: wire_name(kind).to_owned(), body }
     }
 
     pub fn start(&self, data: Value) -> Frame {
@@ -182,26 +201,30 @@ pub trait FrameSink: Send + Sync {
     fn send(&self, frame: Frame);
 }
 
-/// The wire format. Ids strictly increase across frames and heartbeats.
+/// A frame on the wire, as frame number `id`.
+pub fn encode(frame: &Frame, id: u64) -> String {
+    format!("event: {}\nid: {id}\ndata: {}\n\n", frame.event, frame.body)
+}
+
+/// A `heartbeat` event as frame number `id`, led by a comment line (for
+/// proxies that only look for traffic).
+pub fn encode_heartbeat(correlation_id: &str, id: u64) -> String {
+    let data = json!({"type": "heartbeat", "correlationId": correlation_id});
+    format!(": heartbeat\nevent: heartbeat\nid: {id}\ndata: {data}\n\n")
+}
+
+/// The body's first line, a comment.
+pub const PROLOGUE: &str = ":\n\n";
+
+/// Numbers frames for one stream written as it goes (standard output).
 #[derive(Default)]
 pub struct Encoder {
     next_id: AtomicU64,
 }
 
 impl Encoder {
-    pub const PROLOGUE: &'static str = ":\n\n";
-
     pub fn encode(&self, frame: &Frame) -> String {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        format!("event: {}\nid: {id}\ndata: {}\n\n", frame.event, frame.body)
-    }
-
-    /// A `heartbeat` event, led by a comment line (for proxies that only
-    /// look for traffic).
-    pub fn heartbeat(&self, correlation_id: &str) -> String {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        let data = json!({"type": "heartbeat", "correlationId": correlation_id});
-        format!(": heartbeat\nevent: heartbeat\nid: {id}\ndata: {data}\n\n")
+        encode(frame, self.next_id.fetch_add(1, Ordering::Relaxed) + 1)
     }
 }
 
@@ -310,8 +333,20 @@ mod tests {
         let first = encoder.encode(&mapper.start(json!({})));
         assert!(first.starts_with("event: start\nid: 1\ndata: {"), "{first}");
         assert!(first.ends_with("}\n\n"));
-        let beat = encoder.heartbeat("run_1");
-        assert!(beat.starts_with(": heartbeat\nevent: heartbeat\nid: 2\n"), "{beat}");
+        assert!(encoder.encode(&mapper.fail("x")).starts_with("event: run_error\nid: 2\n"));
+        let beat = encode_heartbeat("run_1", 3);
+        assert!(beat.starts_with(": heartbeat\nevent: heartbeat\nid: 3\n"), "{beat}");
+    }
+
+    #[test]
+    fn error_and_message_frames_do_not_take_eventsources_own_names() {
+        let mapper = Mapper::new("run_1".into());
+        let error = mapper.fail("the model refused");
+        assert_eq!((error.event.as_str(), &error.body["type"]), ("run_error", &json!("error")));
+        let message = mapper.map("plan:message", &data(json!({"message": "hi"}))).unwrap();
+        assert_eq!((message.event.as_str(), &message.body["type"]), ("run_message", &json!("message")));
+        let start = mapper.start(json!({}));
+        assert_eq!((start.event.as_str(), &start.body["type"]), ("start", &json!("start")));
     }
 
     #[test]
