@@ -348,6 +348,64 @@ fn the_llm_classifier_sees_the_merged_history_and_picks_through_select_agent() {
     assert!(tools.as_array().is_none_or(|t| t.iter().all(|t| t["name"] != "select_agent")), "{tools}");
 }
 
+/// A turn's SSE frames from `amplifier run --output-format sse`.
+fn sse_turn(dir: &Path, prompt: &str) -> (Output, Vec<common::serve::Frame>) {
+    let output = turn_command_as(dir, "sse", prompt).output().unwrap();
+    let frames = parse_sse(&stdout(&output));
+    (output, frames)
+}
+
+#[test]
+fn an_sse_stream_names_the_agent_and_counts_each_models_tokens_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let classifier = format!(
+        "  - module: provider-scripted\n    source: \"{}\"\n    instance_id: classifier\n    config: {{script: [{{tool_calls: [{{name: select_agent, arguments: {{agent: billing}}}}], usage: {{input_tokens: 7, output_tokens: 1, total_tokens: 8}}}}]}}\n",
+        plugin("provider-scripted")
+    );
+    let answer = r#"[{text: "billing answers", usage: {input_tokens: 10, output_tokens: 2, total_tokens: 12}}]"#;
+    let agents = [agent("support", r#"[{text: "support answers"}]"#), agent("billing", answer)];
+    write_plan(dir.path(), "classifier: {type: llm, provider: classifier}", &classifier, &agents);
+    let (output, frames) = sse_turn(dir.path(), "my invoice");
+    assert_success(&output);
+    let selected: Vec<_> = frames.iter().filter(|f| f.event == "agent_selected").collect();
+    assert_eq!(selected.len(), 1, "{frames:?}");
+    assert_eq!(
+        (&selected[0].data["message"], &selected[0].data["data"]["classifier"]),
+        (&json!("billing"), &json!("llm"))
+    );
+    let complete = frames.last().unwrap();
+    assert_eq!((complete.event.as_str(), &complete.data["agent"]), ("complete", &json!("billing")));
+    // The classifier's 8 and the agent's 12, each once: the agent's
+    // response is seen in its own session and again as the router passes it on.
+    let totals = &frames[frames.len() - 2];
+    assert_eq!(totals.event, "metrics");
+    assert_eq!(totals.data["tokens"], json!({"input": 17, "output": 3, "total": 20}));
+}
+
+#[test]
+fn a_hook_can_be_the_classifier() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents =
+        [agent("support", r#"[{text: "support answers"}]"#), agent("billing", r#"[{text: "billing answers"}]"#)];
+    for (answer, expected) in [("billing", "billing"), ("nobody", "support")] {
+        write_plan(dir.path(), "classifier: {type: hook}", "", &agents);
+        let hook = format!(
+            "hooks:\n  - {{module: hook-verdict, source: \"{}\", config: {{event: \"router:classify\", result: {{action: modify, data: {{agent: {answer}}}}}}}}}\n",
+            fixture("hook-verdict")
+        );
+        let mut plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+        plan.push_str(&hook);
+        std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+        let output = turn(dir.path(), "which one?");
+        assert_success(&output);
+        let lines = json_lines(&output);
+        assert_eq!(final_agent(&lines), expected, "the hook answered {answer}");
+        let selected = router_events(&lines).into_iter().find(|(name, _)| name == "router:selected").unwrap().1;
+        assert_eq!(selected["classifier"], "hook");
+        assert_eq!(selected["classifier_choice"], if answer == "billing" { json!("billing") } else { Value::Null });
+    }
+}
+
 #[test]
 fn the_agent_gets_the_history_window_starting_with_a_user_message() {
     let dir = tempfile::tempdir().unwrap();
@@ -410,6 +468,15 @@ fn a_failure_outside_the_agent_is_one_friendly_error() {
     assert_eq!(names(&events), ["router:error"]);
     assert_eq!(events[0].1["message"], "Sorry, something went wrong handling that. Please try again.");
     assert!(stderr(&output).contains("classifier.rules[0].agent: no agent `sales`"), "{}", stderr(&output));
+
+    // An SSE client reads the same words, and the error itself in `data.cause`.
+    let (output, frames) = sse_turn(dir.path(), "q");
+    assert!(!output.status.success());
+    let errors: Vec<_> = frames.iter().filter(|f| f.event == "run_error").collect();
+    assert_eq!(errors.len(), 1, "{frames:?}");
+    assert_eq!(errors[0].data["message"], "Sorry, something went wrong handling that. Please try again.");
+    let cause = errors[0].data["data"]["cause"].as_str().unwrap();
+    assert!(cause.contains("classifier.rules[0].agent: no agent `sales`"), "{cause}");
 }
 
 #[test]

@@ -326,6 +326,34 @@ fn the_streaming_ui_renders_markdown_and_a_line_per_tool_and_stays_quiet_when_pi
 }
 
 #[test]
+fn the_streaming_ui_names_the_agent_a_router_chose() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let plan = format!(
+        r#"session:
+  orchestrator: {{module: orchestrator-router, source: "{router}"}}
+  context: {{module: context-simple, source: "{context}"}}
+hooks:
+  - {{module: hooks-streaming-ui, source: "{ui}"}}
+agents:
+  support:
+    description: the support agent
+    providers: [{{module: provider-scripted, source: "{scripted}", config: {{script: [{{text: "Support answers."}}]}}}}]
+"#,
+        router = plugin("orchestrator-router"),
+        context = plugin("context-simple"),
+        ui = plugin("hooks-streaming-ui"),
+        scripted = plugin("provider-scripted"),
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let command = format!("{} run --plan plan.yaml \"hi\"", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    terminal.expect("\x1b[2m→ support\x1b[0m");
+    terminal.expect("Support answers.");
+    terminal.wait_for_success();
+}
+
+#[test]
 fn locked_refuses_to_start_a_conversation_when_the_modules_differ_from_the_lock() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");

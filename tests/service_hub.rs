@@ -243,3 +243,184 @@ fn a_service_that_disconnects_mid_task_fails_the_call_within_a_second_and_its_to
     // The next request no longer offered the service's tool.
     assert_eq!(offered(dir.path(), "weather__slow")[1..], [true, false]);
 }
+
+// -- sub-agents use their parent's hub -------------------------------------------------
+
+/// A port free a moment ago: the plans below name it, so the test knows
+/// where to connect before any event says so.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The weather service of these tests: `forecast` reports a progress notice
+/// per day.
+fn weather_service() -> Service {
+    Service::new("weather", "Weather Service").tool(
+        ToolInfo::new("forecast", "Forecast for a city").input_schema(json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            "required": ["city"]
+        })),
+        |task: Task| async move {
+            let days = task.params["days"].as_u64().unwrap_or(1);
+            for day in 1..=days {
+                task.progress(day as f64 * 100.0 / days as f64, &format!("day {day}"));
+            }
+            Ok::<_, TaskError>(json!({"city": task.params["city"], "days": days, "sky": "clear"}))
+        },
+    )
+}
+
+/// The script of an agent that waits for the weather service, asks it for
+/// two days of Paris, then answers `answer`.
+fn weather_script(answer: &str) -> String {
+    format!(
+        r#"[{{tool_calls: [{{name: services_wait, arguments: {{service: weather, timeout: 600}}}}]}}, {{tool_calls: [{{name: weather__forecast, arguments: {{city: Paris, days: 2}}}}]}}, {{text: '{answer}'}}]"#
+    )
+}
+
+/// `amplifier run --output-format sse` of `dir/plan.yaml` with `prompt`,
+/// while the weather service connects to the hub on `port`: the frames.
+fn run_with_the_weather_service(dir: &std::path::Path, port: u16, prompt: &str) -> Vec<common::serve::Frame> {
+    let mut child = amplifier(dir)
+        .env("AMPLIFIER_STATE_DIR", dir.join("state"))
+        .args(["run", "--plan", "plan.yaml", "--output-format", "sse", prompt])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let stdout = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout_pipe.read_to_string(&mut text);
+        text
+    });
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr_pipe.read_to_string(&mut text);
+        text
+    });
+    let rt = runtime();
+    let options = ConnectOptions::new(format!("ws://127.0.0.1:{port}"));
+    let service = weather_service();
+    // The hub listens once the plugins are built and the session is open.
+    let deadline = Instant::now() + FIRST_EVENT;
+    let connection = loop {
+        match rt.block_on(service.connect(&options)) {
+            Ok(connection) => break connection,
+            Err(err) => {
+                let exited = child.try_wait().unwrap();
+                assert!(
+                    exited.is_none() && Instant::now() < deadline,
+                    "could not connect ({err}); the run ended: {exited:?}"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    };
+    let status = child.wait().unwrap();
+    drop(connection);
+    let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+    assert!(status.success(), "stderr:\n{stderr}");
+    assert!(!stderr.contains("cannot listen"), "a child bound the port again:\n{stderr}");
+    common::serve::parse_sse(&stdout)
+}
+
+/// The forecast call as the client saw it: called, its notices as
+/// `progress` frames in order, answered.
+fn check_forecast_frames(frames: &[common::serve::Frame]) {
+    let at = |event: &str, tool: &str| {
+        frames.iter().position(|f| f.event == event && f.data["message"] == tool).unwrap_or_else(|| {
+            panic!("no {event} of {tool}: {:?}", frames.iter().map(|f| &f.event).collect::<Vec<_>>())
+        })
+    };
+    let (call, result) = (at("tool_call", "weather__forecast"), at("tool_result", "weather__forecast"));
+    assert_eq!(
+        frames[result].data["data"]["result"]["output"],
+        json!({"city": "Paris", "days": 2, "sky": "clear"}),
+        "{:?}",
+        frames[result]
+    );
+    let notices: Vec<(usize, &common::serve::Frame)> =
+        frames.iter().enumerate().filter(|(_, f)| f.event == "progress").collect();
+    let kinds: Vec<&str> = notices.iter().map(|(_, f)| f.data["data"]["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["started", "progress", "progress", "completed"]);
+    let days: Vec<&str> = notices
+        .iter()
+        .filter(|(_, f)| f.data["data"]["kind"] == "progress")
+        .map(|(_, f)| f.data["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(days, ["day 1", "day 2"]);
+    for (at, notice) in &notices {
+        assert!(call < *at && *at < result, "a notice outside the call: {notice:?}");
+        assert_eq!(
+            (&notice.data["data"]["service"], &notice.data["data"]["tool"]),
+            (&json!("weather"), &json!("weather__forecast"))
+        );
+    }
+}
+
+/// Writes `dir/plan.yaml`: `orchestrator` with the service hub on a free
+/// port among its `tools:` (its agents inherit them), `top` (more top-level
+/// YAML) and one agent `name` (with `overlay` lines) running
+/// [`weather_script`]. Returns the port.
+fn plan_with_one_agent(dir: &std::path::Path, orchestrator: &str, top: &str, name: &str, overlay: &str) -> u16 {
+    let port = free_port();
+    let plan = format!(
+        r#"session:
+  orchestrator: {{module: {orchestrator}, source: "{orchestrator_source}"}}
+  context: {{module: context-simple, source: "{context}"}}
+{top}tools:
+  - {{module: tool-services, source: "{services}", config: {{port: {port}, task_timeout_ms: 30000}}}}
+agents:
+  {name}:
+    description: the {name}
+{overlay}    providers: [{{module: provider-scripted, source: "{scripted}", config: {{script: {script}}}}}]
+"#,
+        orchestrator_source = plugin(orchestrator),
+        context = plugin("context-simple"),
+        services = plugin("tool-services"),
+        scripted = plugin("provider-scripted"),
+        script = weather_script("Clear skies in Paris."),
+    );
+    std::fs::write(dir.join("plan.yaml"), plan).unwrap();
+    port
+}
+
+#[test]
+fn a_routed_agent_calls_a_remote_tool_through_its_parents_hub() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = plan_with_one_agent(dir.path(), "orchestrator-router", "", "support", "");
+    let frames = run_with_the_weather_service(dir.path(), port, "weather in Paris?");
+    assert_eq!(frames.iter().find(|f| f.event == "agent_selected").unwrap().data["message"], "support");
+    check_forecast_frames(&frames);
+    let complete = frames.last().unwrap();
+    assert_eq!(
+        (complete.event.as_str(), &complete.data["data"]["message"]),
+        ("complete", &json!("Clear skies in Paris."))
+    );
+}
+
+#[test]
+fn a_specialist_calls_a_remote_tool_through_its_parents_hub() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripted = plugin("provider-scripted");
+    let planner = format!("providers:\n  - {{module: provider-scripted, source: \"{scripted}\", config: {{script: [{{text: unused}}]}}}}\n");
+    let port = plan_with_one_agent(
+        dir.path(),
+        "orchestrator-plan",
+        &planner,
+        "strategist",
+        "    capabilities: [plan.strategy]\n",
+    );
+    let request =
+        json!({"mode": "chat", "message": "weather in Paris?", "agent": "strategist", "threadId": "weather-1"});
+    let frames = run_with_the_weather_service(dir.path(), port, &request.to_string());
+    check_forecast_frames(&frames);
+    let complete = frames.last().unwrap();
+    assert_eq!(
+        (complete.event.as_str(), &complete.data["data"]["message"]),
+        ("complete", &json!("Clear skies in Paris."))
+    );
+}

@@ -16,8 +16,10 @@
 //! | `tool:post`, `tool:error` | `tool_result` |
 //! | `plan:message` | `message` |
 //! | `plan:warning` | `warning` |
-//! | `plan:metrics` | `metrics` (tokens of `provider:response`s since the last one) |
-//! | (run ends) | `metrics` (totals), then `complete` (the result: its JSON object, else `{message}`) or `error` |
+//! | `plan:metrics` | `metrics` (tokens of `provider:response`s since the last one; a response another session relayed, `relayed_from`, is counted once, where it happened) |
+//! | `router:selected` | `agent_selected` (the agent that answers) |
+//! | `service:notification` | `progress` (a remote service's notice about a task: `message`, and `data.kind` its type) |
+//! | (run ends) | `metrics` (totals), then `complete` (the result: its JSON object, else `{message}`; the selected `agent`) or `error` (an orchestrator's own `router:error` message, else the error; the error itself in `data.cause`) |
 //!
 //! Every frame carries the run's `correlationId` and its `type`. On the
 //! wire each is `event: NAME`, `id: N` (strictly increasing), `data: JSON`,
@@ -79,6 +81,10 @@ struct MapperState {
     phase: Option<String>,
     since_last_metrics: Usage,
     total: Usage,
+    /// The agent a routing orchestrator chose.
+    agent: Option<Value>,
+    /// What the orchestrator told its caller went wrong (`router:error`).
+    reported_error: Option<String>,
 }
 
 /// Turns events into frames for one run.
@@ -162,6 +168,29 @@ impl Mapper {
                 let body = json!({"result": get("error"), "error": true, "toolCallId": get("tool_call_id"), "sessionId": session});
                 Some(self.frame("tool_result", json!({"message": text("tool_name"), "data": body})))
             }
+            "router:selected" => {
+                state.agent = Some(get("agent"));
+                let body = json!({"agent": get("agent"), "classifier": get("classifier"), "classifierChoice": get("classifier_choice")});
+                Some(self.frame("agent_selected", json!({"message": text("agent"), "data": body})))
+            }
+            "service:notification" => {
+                let body = json!({
+                    "kind": get("type"),
+                    "service": get("service"),
+                    "tool": get("tool"),
+                    "taskId": get("task_id"),
+                    "data": get("data"),
+                    "sessionId": session,
+                });
+                Some(self.frame("progress", json!({"message": get("message"), "data": body})))
+            }
+            "router:error" => {
+                state.reported_error = data.get("message").and_then(Value::as_str).map(str::to_owned);
+                None
+            }
+            // The router passes its agents' responses on; the observer saw
+            // them in the agent's session already.
+            "provider:response" if data.contains_key("relayed_from") => None,
             "provider:response" => {
                 if let Some(usage) = data.get("usage").and_then(|u| serde_json::from_value::<Usage>(u.clone()).ok()) {
                     state.since_last_metrics.accumulate(&usage);
@@ -176,23 +205,33 @@ impl Mapper {
     /// The closing frames of a successful run: total metrics, then `complete`.
     pub fn finish(&self, response: &str) -> Vec<Frame> {
         let duration_ms = self.started.elapsed().as_millis() as u64;
-        let total = self.state.lock().expect("mapper lock").total.clone();
+        let (total, agent) = {
+            let state = self.state.lock().expect("mapper lock");
+            (state.total.clone(), state.agent.clone())
+        };
         let data = match serde_json::from_str::<Value>(response) {
             Ok(Value::Object(map)) => Value::Object(map),
             _ => json!({"message": response}),
         };
+        let mut complete = json!({"data": data, "durationMs": duration_ms});
+        if let Some(agent) = agent {
+            complete["agent"] = agent;
+        }
         vec![
             self.frame(
                 "metrics",
                 json!({"tokens": tokens(&total), "durationMs": duration_ms, "data": {"scope": "run"}}),
             ),
-            self.frame("complete", json!({"data": data, "durationMs": duration_ms})),
+            self.frame("complete", complete),
         ]
     }
 
-    /// The closing frame of a failed run.
-    pub fn fail(&self, message: &str) -> Frame {
-        self.frame("error", json!({"message": message, "data": {}}))
+    /// The closing frame of a failed run: what the orchestrator told its
+    /// caller, if it did, with the error itself in `data.cause`.
+    pub fn fail(&self, cause: &str) -> Frame {
+        let reported = self.state.lock().expect("mapper lock").reported_error.clone();
+        let message = reported.as_deref().unwrap_or(cause);
+        self.frame("error", json!({"message": message, "data": {"cause": cause}}))
     }
 }
 
@@ -347,6 +386,41 @@ mod tests {
         assert_eq!((message.event.as_str(), &message.body["type"]), ("run_message", &json!("message")));
         let start = mapper.start(json!({}));
         assert_eq!((start.event.as_str(), &start.body["type"]), ("start", &json!("start")));
+    }
+
+    #[test]
+    fn a_routed_run_names_its_agent_counts_relayed_usage_once_and_fails_in_its_own_words() {
+        let mapper = Mapper::new("run_1".into());
+        let selected = data(json!({"agent": "billing", "classifier": "llm", "classifier_choice": "billing"}));
+        let frame = mapper.map("router:selected", &selected).unwrap();
+        assert_eq!((frame.event.as_str(), &frame.body["message"]), ("agent_selected", &json!("billing")));
+        assert_eq!(frame.body["data"]["classifierChoice"], "billing");
+        let usage = json!({"input_tokens": 3, "output_tokens": 2, "total_tokens": 5});
+        mapper.map("provider:response", &data(json!({"usage": usage, "session_id": "child"})));
+        let relayed = data(json!({"usage": usage, "relayed_from": "child", "agent": "billing"}));
+        assert!(mapper.map("provider:response", &relayed).is_none());
+        let closing = mapper.finish("paid");
+        assert_eq!(closing[0].body["tokens"]["total"], 5, "counted once");
+        assert_eq!(closing[1].body["agent"], "billing");
+        assert_eq!(mapper.fail("raw cause").body["message"], "raw cause", "nothing reported: the error itself");
+        mapper.map("router:error", &data(json!({"agent": "billing", "message": "Sorry, try again."})));
+        let failed = mapper.fail("classifier.rules[0].agent: no agent `sales`");
+        assert_eq!(failed.body["message"], "Sorry, try again.");
+        assert_eq!(failed.body["data"]["cause"], "classifier.rules[0].agent: no agent `sales`");
+    }
+
+    #[test]
+    fn a_services_notice_is_a_progress_frame() {
+        let mapper = Mapper::new("c".into());
+        let note = data(
+            json!({"service": "weather", "task_id": "t1", "tool": "weather__forecast", "type": "progress", "message": "day 1", "data": {"progress": 50.0}, "session_id": "s"}),
+        );
+        let frame = mapper.map("service:notification", &note).unwrap();
+        assert_eq!((frame.event.as_str(), &frame.body["message"]), ("progress", &json!("day 1")));
+        assert_eq!(
+            frame.body["data"],
+            json!({"kind": "progress", "service": "weather", "tool": "weather__forecast", "taskId": "t1", "data": {"progress": 50.0}, "sessionId": "s"})
+        );
     }
 
     #[test]

@@ -410,6 +410,11 @@ impl Walker<'_> {
             self.mismatch(node, &path, "a map of agent names to plan overlays");
             return IndexMap::new();
         };
+        if entries.is_empty() {
+            // A router would fail every turn; say so now, not at the first one.
+            let message = "names no agent; name at least one, or remove `agents:`".to_owned();
+            self.error(self.diagnostic(node.pos, &path, message));
+        }
         entries
             .iter()
             .map(|entry| {

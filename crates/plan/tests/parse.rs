@@ -454,6 +454,14 @@ fn duplicate_keys_are_errors() {
 }
 
 #[test]
+fn an_empty_agents_map_is_an_error() {
+    assert_eq!(
+        error("session: {orchestrator: orchestrator-router, context: c}\nagents: {}\n"),
+        "plan.yaml:2:9: agents: names no agent; name at least one, or remove `agents:`"
+    );
+}
+
+#[test]
 fn config_values_become_json() {
     let text = format!(
         r#"{SESSION}hooks:

@@ -1,8 +1,10 @@
 //! `hooks-streaming-ui`: the session on the terminal. The model's text is
 //! rendered as Markdown line by line as it streams (a line is drawn once it
 //! is complete, so nothing drawn is ever taken back); thinking is dimmed;
-//! each tool call is a spinner while it runs and one compact line when it
-//! is done, with the first lines of its output.
+//! each tool call is a spinner while it runs (with a remote service's latest
+//! notice about it) and one compact line when it is done, with the first
+//! lines of its output; a routing orchestrator's choice is a `→ agent` line
+//! before the agent's answer.
 //!
 //! It renders only when the host says a person watches a text terminal
 //! (the `ui.terminal` capability, which `amplifier` sets for `--output-format
@@ -25,6 +27,10 @@ use crate::tools::ToolLines;
 
 /// A routing orchestrator's relay of its agent's text.
 const ROUTER_DELTA: &str = "router:delta";
+/// A routing orchestrator chose the agent that answers.
+const ROUTER_SELECTED: &str = "router:selected";
+/// A remote service's notice about a task it runs for a tool call.
+const SERVICE_NOTIFICATION: &str = "service:notification";
 /// The stream key of relayed text (block indices are small numbers).
 const RELAY: u64 = u64::MAX;
 
@@ -170,6 +176,8 @@ impl HookHandler for StreamingUi {
             events::CONTENT_BLOCK_DELTA,
             events::CONTENT_BLOCK_END,
             ROUTER_DELTA,
+            ROUTER_SELECTED,
+            SERVICE_NOTIFICATION,
             events::TOOL_PRE,
             events::TOOL_POST,
             events::TOOL_ERROR,
@@ -207,6 +215,11 @@ impl HookHandler for StreamingUi {
                 }
             }
             ROUTER_DELTA => self.stream(RELAY, Kind::Text, str_field(&data, "delta")),
+            SERVICE_NOTIFICATION => self.tools.note(str_field(&data, "tool"), str_field(&data, "message")),
+            ROUTER_SELECTED => {
+                let line = format!("→ {}", str_field(&data, "agent"));
+                self.draw(&[if self.styled { format!("\x1b[2m{line}\x1b[0m") } else { line }]);
+            }
             events::TOOL_PRE => {
                 let input = data.get("tool_input").cloned().unwrap_or(Value::Null);
                 self.tools.started(call_id, str_field(&data, "tool_name"), &input);

@@ -1,7 +1,9 @@
 //! Tool calls on the terminal: a spinner per running call (parallel calls
 //! each get one), replaced by one line when the call ends: `✓` or `✗`, the
 //! tool, what it was given, how long it took, and the first lines of what
-//! it returned. Spinners draw on stderr and vanish when it is not a terminal.
+//! it returned. A remote service's notices about a running call (its
+//! progress) show after its spinner. Spinners draw on stderr and vanish when
+//! it is not a terminal.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -22,7 +24,8 @@ pub enum Outcome<'a> {
 
 pub struct ToolLines {
     progress: MultiProgress,
-    running: Mutex<HashMap<String, ProgressBar>>,
+    /// Call id → (tool, spinner).
+    running: Mutex<HashMap<String, (String, ProgressBar)>>,
     preview_lines: usize,
     styled: bool,
 }
@@ -38,15 +41,24 @@ impl ToolLines {
     }
 
     pub fn started(&self, call_id: &str, tool: &str, input: &Value) {
-        let style = ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("a valid template");
+        let style = ProgressStyle::with_template("{spinner} {msg} {elapsed}{prefix}").expect("a valid template");
         let bar = self.progress.add(ProgressBar::new_spinner().with_style(style));
         bar.set_message(format!("{tool} {}", summary(input)));
         bar.enable_steady_tick(Duration::from_millis(100));
-        self.running.lock().expect("tool lock").insert(call_id.to_owned(), bar);
+        self.running.lock().expect("tool lock").insert(call_id.to_owned(), (tool.to_owned(), bar));
+    }
+
+    /// A notice about the running calls of `tool` (notices name the tool,
+    /// not the call), shown after their spinners until the next one.
+    pub fn note(&self, tool: &str, text: &str) {
+        let running = self.running.lock().expect("tool lock");
+        for (_, bar) in running.values().filter(|(name, _)| name == tool) {
+            bar.set_prefix(format!(" · {}", first_line(text, PREVIEW_CHARS)));
+        }
     }
 
     pub fn finished(&self, call_id: &str, outcome: Outcome<'_>) {
-        let Some(bar) = self.running.lock().expect("tool lock").remove(call_id) else {
+        let Some((_, bar)) = self.running.lock().expect("tool lock").remove(call_id) else {
             return;
         };
         bar.finish_and_clear();
@@ -73,7 +85,7 @@ impl ToolLines {
     /// Calls still spinning when the turn ends (it was cancelled) are
     /// cleared and listed as unfinished.
     pub fn clear(&self) {
-        let left: Vec<ProgressBar> = self.running.lock().expect("tool lock").drain().map(|(_, bar)| bar).collect();
+        let left: Vec<ProgressBar> = self.running.lock().expect("tool lock").drain().map(|(_, (_, bar))| bar).collect();
         for bar in left {
             bar.finish_and_clear();
             self.progress.remove(&bar);
@@ -156,6 +168,18 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_notice_shows_after_the_spinners_of_its_tool() {
+        let lines = ToolLines::new(3, false);
+        lines.progress.set_draw_target(ProgressDrawTarget::hidden());
+        lines.started("c1", "weather__forecast", &serde_json::json!({"city": "Paris"}));
+        lines.started("c2", "echo", &serde_json::json!({}));
+        lines.note("weather__forecast", "day 1 of 2\nmore");
+        let running = lines.running.lock().unwrap();
+        assert_eq!(running["c1"].1.prefix(), " · day 1 of 2…");
+        assert_eq!(running["c2"].1.prefix(), "", "another tool's spinner is left alone");
+    }
 
     #[test]
     fn a_call_is_summarised_by_its_telling_argument() {

@@ -19,7 +19,13 @@ pub(crate) enum ClassifierConfig {
         #[serde(default)]
         provider: Option<String>,
     },
+    /// A hook picks: `router:classify` `{input, agents, history}` is
+    /// dispatched, and a hook that answers `modify` with an `agent` chooses.
+    Hook {},
 }
+
+/// The event a `hook` classifier dispatches.
+pub(crate) const CLASSIFY: &str = "router:classify";
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -42,6 +48,7 @@ impl ClassifierConfig {
         match self {
             ClassifierConfig::Keywords { .. } => "keywords",
             ClassifierConfig::Llm { .. } => "llm",
+            ClassifierConfig::Hook {} => "hook",
         }
     }
 
@@ -75,8 +82,27 @@ impl ClassifierConfig {
         match self {
             ClassifierConfig::Keywords { rules } => Ok(Choice { agent: by_keywords(rules, input), usage: None }),
             ClassifierConfig::Llm { provider } => by_model(host, provider.as_deref(), input, history, agents).await,
+            ClassifierConfig::Hook {} => by_hook(host, input, history, agents).await,
         }
     }
+}
+
+/// The `agent` a hook put into `router:classify`, if it names one of the
+/// agents; a hook that denies the event fails the turn with its reason.
+async fn by_hook(host: &Host, input: &str, history: Vec<Message>, agents: &[Agent]) -> ModuleResult<Choice> {
+    let listed: Vec<Value> = agents.iter().map(|a| json!({"id": a.id, "description": a.description})).collect();
+    let data = json!({"input": input, "agents": listed, "history": history});
+    let answer = host.dispatch(CLASSIFY, event_data(data)).await?;
+    if answer.is_denied() {
+        let reason = answer.reason.unwrap_or_default();
+        return Err(ModuleError::new(ErrorKind::Abort, format!("{CLASSIFY} denied by hook: {reason}")));
+    }
+    let named = answer.data.as_ref().and_then(|data| data.get("agent")).and_then(Value::as_str);
+    let agent = named.filter(|id| agents.iter().any(|a| a.id == *id));
+    if let (Some(id), None) = (named, agent) {
+        tracing::warn!(agent = id, "a router:classify hook named no agent of the plan; the default answers");
+    }
+    Ok(Choice { agent: agent.map(str::to_owned), usage: None })
 }
 
 fn by_keywords(rules: &[Rule], input: &str) -> Option<String> {

@@ -9,7 +9,9 @@
 //! never repeated). Around them, the lifecycle every orchestrator has:
 //! `prompt:submit` (hooks may deny the prompt), the agent's
 //! `provider:request`/`provider:response` passed on (so usage is counted
-//! here), `prompt:complete`, and `orchestrator:complete` last.
+//! here; each carries `relayed_from`, the agent's session, so an observer
+//! of both sessions counts it once), `prompt:complete`, and
+//! `orchestrator:complete` last.
 
 use std::sync::Arc;
 
@@ -273,13 +275,15 @@ fn translate(agent: &str, name: &str, data: &Value, relayed: &mut Relayed) -> Op
 }
 
 /// The child's event data without its session fields (the kernel stamps
-/// this session's), plus the agent.
+/// this session's), plus the agent and the child session it came from.
 fn with_agent(agent: &str, data: &Value) -> Value {
     let mut data = data.as_object().cloned().unwrap_or_default();
-    for key in ["session_id", "parent_id", "timestamp"] {
+    let child = data.remove("session_id");
+    for key in ["parent_id", "timestamp"] {
         data.remove(key);
     }
     data.insert("agent".into(), json!(agent));
+    data.insert("relayed_from".into(), child.unwrap_or(Value::Null));
     Value::Object(data)
 }
 
@@ -329,7 +333,7 @@ mod tests {
         assert_eq!(name, events::PROVIDER_RESPONSE);
         assert_eq!(
             passed_on,
-            json!({"agent": "a", "usage": {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}})
+            json!({"agent": "a", "relayed_from": "child", "usage": {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}})
         );
         assert_eq!(relayed.usage.total_tokens, 5);
         assert!(!relayed.error_reported);

@@ -65,6 +65,16 @@
 //! accepts connections; `service:registered`, `service:status`,
 //! `service:notification {service, task_id, tool, function, type, message,
 //! data, timestamp}`, `service:error` and `service:disconnected`.
+//!
+//! One hub per process and address: a session whose parent has a hub (a
+//! sub-agent, a specialist, a routed agent, which inherit the parent's
+//! `tools:`) joins its parent's hub instead of binding again, and so does a
+//! session whose fixed port another session of the process already serves
+//! (concurrent runs under `amplifier serve`). The services' tools are
+//! mounted in every session that joined; a task's notifications go to the
+//! session that called it, the hub's other events to the sessions that are
+//! not another's child (an observer of a parent sees its children's events
+//! too). The hub stops when the last session that joined it ends.
 
 mod hub;
 mod server;
@@ -73,7 +83,7 @@ mod server;
 mod tests;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use amplifier_sdk::prelude::*;
@@ -82,7 +92,7 @@ use amplifier_service_sdk::wire;
 use futures_util::future::BoxFuture;
 use serde::Deserialize;
 
-use crate::hub::{events, Hub, HubConfig, HubHost};
+use crate::hub::{events, Caller, Hub, HubConfig, HubHost};
 
 /// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
@@ -144,31 +154,126 @@ impl HubHost for SessionHost {
     }
 }
 
-/// Stops the hub when the module is dropped (the session ended).
-struct Lifetime(Arc<Hub>);
+/// The sessions a hub serves, as one [`HubHost`]: tools are mounted in each
+/// session that joined (once it can take them), events go to those that are
+/// not another's child.
+#[derive(Default)]
+struct Sessions(Mutex<Vec<Member>>);
 
-impl Drop for Lifetime {
+struct Member {
+    session_id: String,
+    host: Arc<SessionHost>,
+    child: bool,
+    /// Its host knows this module, and it has the tools mounted so far.
+    joined: bool,
+}
+
+impl Sessions {
+    fn members(&self) -> std::sync::MutexGuard<'_, Vec<Member>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn hosts(&self, roots_only: bool) -> Vec<Arc<SessionHost>> {
+        let members = self.members();
+        members.iter().filter(|m| m.joined && !(roots_only && m.child)).map(|m| m.host.clone()).collect()
+    }
+
+    fn has(&self, session_id: &str) -> bool {
+        self.members().iter().any(|m| m.session_id == session_id)
+    }
+}
+
+impl HubHost for Sessions {
+    fn mount_tools(&self, tools: Vec<ToolSpec>) -> BoxFuture<'static, Result<(), String>> {
+        let hosts = self.hosts(false);
+        Box::pin(async move {
+            let mut failures = Vec::new();
+            for host in &hosts {
+                if let Err(err) = host.mount_tools(tools.clone()).await {
+                    failures.push(err);
+                }
+            }
+            // A session that is ending cannot take tools; the others still can.
+            match failures.pop() {
+                Some(err) if failures.len() + 1 == hosts.len() => Err(err),
+                _ => Ok(()),
+            }
+        })
+    }
+
+    fn unmount_tools(&self, names: Vec<String>) -> BoxFuture<'static, Result<(), String>> {
+        let hosts = self.hosts(false);
+        Box::pin(async move {
+            for host in hosts {
+                if let Err(err) = host.unmount_tools(names.clone()).await {
+                    tracing::debug!(error = %err, "could not unmount service tools from a session");
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn emit(&self, event: &str, data: Value) -> BoxFuture<'static, ()> {
+        let hosts = self.hosts(true);
+        let event = event.to_owned();
+        Box::pin(async move {
+            for host in hosts {
+                host.emit(&event, data.clone()).await;
+            }
+        })
+    }
+}
+
+/// A hub and the sessions it serves.
+struct Shared {
+    hub: Arc<Hub>,
+    sessions: Arc<Sessions>,
+    /// The address it was asked to bind, when that was a fixed port.
+    fixed: Option<(String, u16)>,
+}
+
+/// The process's hubs. Under this lock a session joins a hub, and the last
+/// one to leave stops it, so nobody joins a hub that is stopping.
+static HUBS: Mutex<Vec<Weak<Shared>>> = Mutex::new(Vec::new());
+
+/// One session's place in a hub: leaving it stops the hub if nobody is left.
+struct Membership {
+    shared: Arc<Shared>,
+    session_id: String,
+    /// Set once the session has the connected services' tools mounted.
+    joined: tokio::sync::watch::Sender<bool>,
+}
+
+impl Drop for Membership {
     fn drop(&mut self) {
-        self.0.shutdown();
+        let mut hubs = HUBS.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut members = self.shared.sessions.members();
+        members.retain(|m| m.session_id != self.session_id);
+        if members.is_empty() {
+            self.shared.hub.shutdown();
+            let ours = Arc::as_ptr(&self.shared);
+            hubs.retain(|weak| weak.strong_count() > 0 && weak.as_ptr() != ours);
+        }
     }
 }
 
 /// Runs the service tools mounted at run time.
 struct Dispatcher {
     hub: Arc<Hub>,
-    _lifetime: Arc<Lifetime>,
+    caller: Caller,
+    _membership: Arc<Membership>,
 }
 
 impl ToolDispatcher for Dispatcher {
     async fn execute(&self, name: &str, input: Value) -> ToolResult {
-        self.hub.call(name, input).await
+        self.hub.call(name, input, Some(self.caller.clone())).await
     }
 }
 
 /// `services_wait {service?, timeout?}`.
 struct Wait {
     hub: Arc<Hub>,
-    _lifetime: Arc<Lifetime>,
+    membership: Arc<Membership>,
 }
 
 impl Tool for Wait {
@@ -192,7 +297,12 @@ impl Tool for Wait {
         let service = input.get("service").and_then(Value::as_str);
         let seconds = input.get("timeout").and_then(Value::as_f64).unwrap_or(30.0);
         let timeout = Duration::from_secs_f64(seconds.clamp(0.0, 3600.0));
-        match self.hub.wait_for(service, timeout).await {
+        let started = tokio::time::Instant::now();
+        // A session that just joined its parent's hub may not have the
+        // tools of services that registered earlier mounted yet.
+        let mut joined = self.membership.joined.subscribe();
+        let _ = tokio::time::timeout(timeout, joined.wait_for(|joined| *joined)).await;
+        match self.hub.wait_for(service, timeout.saturating_sub(started.elapsed())).await {
             Ok(service) => ToolResult::ok(service),
             Err(message) => ToolResult::error(wire::code::TIMEOUT, message),
         }
@@ -202,7 +312,7 @@ impl Tool for Wait {
 /// `services_list {}`.
 struct List {
     hub: Arc<Hub>,
-    _lifetime: Arc<Lifetime>,
+    _membership: Arc<Membership>,
 }
 
 impl Tool for List {
@@ -222,6 +332,47 @@ impl Tool for List {
 
 fn mount(ctx: MountContext) -> ModuleResult<Tools> {
     let config: Config = ctx.config()?;
+    // The host answers at once.
+    let info = amplifier_sdk::runtime().block_on(ctx.host.session_info())?;
+    let host = Arc::new(SessionHost(ctx.host.clone()));
+    let (shared, child) = {
+        let mut hubs = HUBS.lock().unwrap_or_else(PoisonError::into_inner);
+        hubs.retain(|weak| weak.strong_count() > 0);
+        let live: Vec<Arc<Shared>> =
+            hubs.iter().filter_map(Weak::upgrade).filter(|shared| !shared.hub.is_shutting_down()).collect();
+        let parents = live.iter().find(|s| info.parent_id.as_deref().is_some_and(|parent| s.sessions.has(parent)));
+        let fixed = (config.port != 0).then(|| (config.host.clone(), config.port));
+        let same_address = || live.iter().find(|s| fixed.is_some() && s.fixed == fixed);
+        let (shared, child) = match (parents, same_address()) {
+            (Some(shared), _) => (shared.clone(), true),
+            (None, Some(shared)) => (shared.clone(), false),
+            (None, None) => {
+                let shared = Arc::new(bind(&config, fixed, ctx.host.clone(), &info.session_id)?);
+                hubs.push(Arc::downgrade(&shared));
+                (shared, false)
+            }
+        };
+        let member = Member { session_id: info.session_id.clone(), host: host.clone(), child, joined: false };
+        shared.sessions.members().push(member);
+        (shared, child)
+    };
+    tracing::debug!(session = %info.session_id, child, "joined the service hub");
+    let membership = Arc::new(Membership {
+        shared: shared.clone(),
+        session_id: info.session_id.clone(),
+        joined: tokio::sync::watch::Sender::new(false),
+    });
+    amplifier_sdk::runtime().spawn(join(shared.clone(), host.clone(), membership.joined.clone()));
+    let hub = shared.hub.clone();
+    let caller = Caller { session_id: info.session_id, host };
+    Ok(Tools::new()
+        .with(Wait { hub: hub.clone(), membership: membership.clone() })
+        .with(List { hub: hub.clone(), _membership: membership.clone() })
+        .with_dispatcher(Dispatcher { hub, caller, _membership: membership }))
+}
+
+/// A new hub, listening, for the session `session_id` of `host`.
+fn bind(config: &Config, fixed: Option<(String, u16)>, host: Host, session_id: &str) -> ModuleResult<Shared> {
     let hub_config = config.hub_config();
     let listener = std::net::TcpListener::bind((config.host.as_str(), config.port))
         .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
@@ -240,26 +391,43 @@ fn mount(ctx: MountContext) -> ModuleResult<Tools> {
     }
     let _entered = amplifier_sdk::runtime().enter();
     let listener = tokio::net::TcpListener::from_std(listener).map_err(|err| ModuleError::internal(err.to_string()))?;
-    let hub = Hub::new(hub_config, Arc::new(SessionHost(ctx.host.clone())));
-    // The host answers at once; the session id goes out as `metadata.agentId`.
-    if let Ok(info) = amplifier_sdk::runtime().block_on(ctx.host.session_info()) {
-        hub.set_agent_id(info.session_id);
-    }
+    let sessions = Arc::new(Sessions::default());
+    let hub = Hub::new(hub_config, sessions.clone());
+    // Calls that name no session (none do today) go out as the first one's.
+    hub.set_agent_id(session_id.to_owned());
     let url = format!("ws://{address}");
     hub.set_address(url.clone());
     tracing::info!("service hub listening on {url}");
-    amplifier_sdk::runtime().spawn(start(hub.clone(), listener, ctx.host, address));
-    let lifetime = Arc::new(Lifetime(hub.clone()));
-    Ok(Tools::new()
-        .with(Wait { hub: hub.clone(), _lifetime: lifetime.clone() })
-        .with(List { hub: hub.clone(), _lifetime: lifetime.clone() })
-        .with_dispatcher(Dispatcher { hub, _lifetime: lifetime }))
+    amplifier_sdk::runtime().spawn(start(hub.clone(), listener, host, address));
+    Ok(Shared { hub, sessions, fixed })
 }
 
-/// Waits until the host knows this module (services' tools can be mounted
-/// only then), announces the address, then serves. Connections that arrive
-/// meanwhile wait in the listen backlog.
-async fn start(hub: Arc<Hub>, listener: tokio::net::TcpListener, host: Host, address: SocketAddr) {
+/// Waits until `host` knows this module (tools can be mounted in it only
+/// then), mounts the tools of the services connected so far, and from then
+/// on the session gets every change.
+async fn join(shared: Arc<Shared>, host: Arc<SessionHost>, joined: tokio::sync::watch::Sender<bool>) {
+    if !wait_until_mountable(&shared.hub, &host.0).await {
+        return;
+    }
+    let sessions = shared.sessions.clone();
+    let mounted = shared
+        .hub
+        .mount_current(host.as_ref(), || {
+            let mut members = sessions.members();
+            if let Some(member) = members.iter_mut().find(|m| Arc::ptr_eq(&m.host, &host)) {
+                member.joined = true;
+            }
+        })
+        .await;
+    if let Err(err) = mounted {
+        tracing::warn!(error = %err, "could not mount the connected services' tools");
+    }
+    joined.send_replace(true);
+}
+
+/// Waits (ten seconds at most) until the host takes an empty mount; false
+/// when the hub stopped meanwhile.
+async fn wait_until_mountable(hub: &Hub, host: &Host) -> bool {
     let shutdown = hub.shutdown_signal();
     for _ in 0..1000 {
         if *shutdown.borrow() || host.mount_tools(Vec::new()).await.is_ok() {
@@ -267,11 +435,19 @@ async fn start(hub: Arc<Hub>, listener: tokio::net::TcpListener, host: Host, add
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    if *shutdown.borrow() {
+    let stopped = *shutdown.borrow();
+    !stopped
+}
+
+/// Once the first session can take tools, announces the address (to that
+/// session), then serves. Connections that arrive meanwhile wait in the
+/// listen backlog.
+async fn start(hub: Arc<Hub>, listener: tokio::net::TcpListener, host: Host, address: SocketAddr) {
+    if !wait_until_mountable(&hub, &host).await {
         return;
     }
     let data = json!({"address": address.to_string(), "url": format!("ws://{address}"), "port": address.port()});
-    hub.host().emit(events::LISTENING, data).await;
+    SessionHost(host).emit(events::LISTENING, data).await;
     server::serve(hub, listener).await;
 }
 

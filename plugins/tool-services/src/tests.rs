@@ -187,7 +187,7 @@ fn generate_text() -> Value {
 fn call(hub: &Arc<Hub>, tool: &str, input: Value) -> tokio::task::JoinHandle<ToolResult> {
     let hub = hub.clone();
     let tool = tool.to_owned();
-    tokio::spawn(async move { hub.call(&tool, input).await })
+    tokio::spawn(async move { hub.call(&tool, input, None).await })
 }
 
 fn error_type(result: &ToolResult) -> String {
@@ -330,7 +330,7 @@ async fn a_call_is_dispatched_and_answered_by_the_matching_result_exactly_once()
     assert!(failed.serialized_output().contains("model overloaded"));
 
     // An unknown tool name fails at once.
-    assert_eq!(error_type(&t.hub.call("llm-1__nope", json!({})).await), code::NOT_FOUND);
+    assert_eq!(error_type(&t.hub.call("llm-1__nope", json!({}), None).await), code::NOT_FOUND);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -401,7 +401,7 @@ async fn busy_status_takes_tools_out_of_dispatch_until_active() {
     assert_eq!(updated["content"]["status"], "busy");
 
     let started = Instant::now();
-    let refused = t.hub.call("svc__work", json!({})).await;
+    let refused = t.hub.call("svc__work", json!({}), None).await;
     assert_eq!(error_type(&refused), code::SERVICE_UNAVAILABLE);
     assert!(refused.serialized_output().contains("busy: at capacity"), "{refused:?}");
     assert!(started.elapsed() < Duration::from_millis(500), "fails fast");
@@ -411,7 +411,7 @@ async fn busy_status_takes_tools_out_of_dispatch_until_active() {
     for (status, _) in [("maintenance", ()), ("error", ()), ("inactive", ())] {
         service.send(json!({"id": status, "type": "service.status", "content": {"status": status}})).await;
         assert_eq!(service.recv_frame().await["content"]["status"], status);
-        assert_eq!(error_type(&t.hub.call("svc__work", json!({})).await), code::SERVICE_UNAVAILABLE);
+        assert_eq!(error_type(&t.hub.call("svc__work", json!({}), None).await), code::SERVICE_UNAVAILABLE);
     }
     // Invalid values are refused and change nothing.
     service.send(json!({"id": "s2", "type": "service.status", "content": {"status": "sleepy"}})).await;
@@ -506,7 +506,7 @@ async fn a_disconnect_mid_task_fails_every_pending_task_at_once_and_unmounts_the
     assert_eq!(t.hub.list()["services"][0]["status"], "inactive");
     let gone = t.host.events_named(events::DISCONNECTED);
     assert_eq!(gone[0]["failed_tasks"], 3);
-    assert_eq!(error_type(&t.hub.call("svc__work", json!({})).await), code::NOT_FOUND);
+    assert_eq!(error_type(&t.hub.call("svc__work", json!({}), None).await), code::NOT_FOUND);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -577,7 +577,7 @@ async fn the_queue_is_bounded_and_extra_calls_are_refused_with_busy() {
     let first_task = service.recv_frame().await;
     let second = call(&t.hub, "svc__work", json!({"n": 2}));
     eventually("one queued", || t.hub.pending_tasks() == 2).await;
-    let refused = t.hub.call("svc__work", json!({"n": 3})).await;
+    let refused = t.hub.call("svc__work", json!({"n": 3}), None).await;
     assert_eq!(error_type(&refused), code::BUSY);
     service.expect_silence(Duration::from_millis(100)).await; // the queued task is not sent yet
     service.result(first_task["id"].as_str().unwrap(), json!(1)).await;
@@ -656,7 +656,7 @@ async fn missed_heartbeats_mark_the_service_inactive_until_it_pongs_and_then_clo
     // No pong: at the next tick the service is out of dispatch.
     assert_eq!(service.recv().await["type"], "ping");
     eventually("inactive", || t.hub.list()["services"][0]["status"] == "inactive").await;
-    let refused = t.hub.call("svc__work", json!({})).await;
+    let refused = t.hub.call("svc__work", json!({}), None).await;
     assert_eq!(error_type(&refused), code::SERVICE_UNAVAILABLE);
     assert!(refused.serialized_output().contains("heartbeat"), "{refused:?}");
     // A pong brings it back.
@@ -724,12 +724,12 @@ async fn sdk_failures_become_service_errors_and_hub_timeouts_abort_the_handler()
         });
     let connection = service.connect(&ConnectOptions::new(&t.url)).await.unwrap();
     assert_eq!(connection.registered()["tools"], json!(["weather__forecast", "weather__hang"]));
-    let ok = t.hub.call("weather__forecast", json!({"city": "Paris"})).await;
+    let ok = t.hub.call("weather__forecast", json!({"city": "Paris"}), None).await;
     assert_eq!(ok, ToolResult::ok(json!({"city": "Paris", "sky": "clear"})));
-    let failed = t.hub.call("weather__forecast", json!({"city": "Atlantis"})).await;
+    let failed = t.hub.call("weather__forecast", json!({"city": "Atlantis"}), None).await;
     assert_eq!(error_type(&failed), "UNKNOWN_CITY");
     assert!(failed.serialized_output().contains("no such city"));
-    let timed_out = t.hub.call("weather__hang", json!({})).await;
+    let timed_out = t.hub.call("weather__hang", json!({}), None).await;
     assert_eq!(error_type(&timed_out), code::TIMEOUT);
     tokio::time::sleep(Duration::from_millis(2200)).await;
     assert_eq!(aborted.load(Ordering::SeqCst), 0, "the SDK aborted the handler the hub gave up on");
@@ -762,7 +762,13 @@ async fn services_wait_returns_once_a_service_registers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn session_end_fails_pending_calls_closes_connections_and_stops_listening() {
     let t = start_hub(config()).await;
-    let lifetime = crate::Lifetime(t.hub.clone());
+    let shared = crate::Shared { hub: t.hub.clone(), sessions: Arc::default(), fixed: None };
+    // The last session leaving the hub stops it.
+    let lifetime = crate::Membership {
+        shared: Arc::new(shared),
+        session_id: "session-1".into(),
+        joined: tokio::sync::watch::Sender::new(true),
+    };
     let mut service = Raw::connect(&t.url).await;
     service.register("svc", json!([{"id": "work"}])).await;
     let pending = call(&t.hub, "svc__work", json!({}));

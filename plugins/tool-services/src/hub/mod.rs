@@ -59,11 +59,20 @@ pub struct HubConfig {
     pub token: Option<String>,
 }
 
-/// What the hub needs from the session: mounting tools and emitting events.
+/// What the hub needs from the sessions it serves: mounting tools and
+/// emitting events.
 pub trait HubHost: Send + Sync + 'static {
     fn mount_tools(&self, tools: Vec<ToolSpec>) -> BoxFuture<'static, Result<(), String>>;
     fn unmount_tools(&self, names: Vec<String>) -> BoxFuture<'static, Result<(), String>>;
     fn emit(&self, event: &str, data: Value) -> BoxFuture<'static, ()>;
+}
+
+/// The session a call comes from: its id goes out as the task's
+/// `metadata.agentId`, and it hears the task's notifications.
+#[derive(Clone)]
+pub struct Caller {
+    pub session_id: String,
+    pub host: Arc<dyn HubHost>,
 }
 
 /// Events the hub emits.
@@ -130,8 +139,22 @@ impl Hub {
         let _ = self.address.set(address);
     }
 
-    pub fn host(&self) -> &Arc<dyn HubHost> {
-        &self.host
+    pub fn is_shutting_down(&self) -> bool {
+        self.lock().shutting_down
+    }
+
+    /// Mounts the tools of every service mounted so far in a session that
+    /// joins now, in order with the mounts and unmounts of registrations.
+    /// `join` runs under the same lock, so the session sees each later
+    /// change.
+    pub async fn mount_current(&self, host: &dyn HubHost, join: impl FnOnce()) -> Result<(), String> {
+        let _mounting = self.mounting.lock().await;
+        let specs = self.mounted_specs();
+        join();
+        if specs.is_empty() {
+            return Ok(());
+        }
+        host.mount_tools(specs).await
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {

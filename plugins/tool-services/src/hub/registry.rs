@@ -368,6 +368,18 @@ fn describe(svc: &Service) -> Value {
     })
 }
 
+impl Hub {
+    /// The tools mounted for the services connected now.
+    pub(super) fn mounted_specs(&self) -> Vec<ToolSpec> {
+        let st = self.lock();
+        st.services
+            .values()
+            .filter(|service| service.mounted)
+            .flat_map(|service| service.tools.iter().map(|tool| tool_spec(tool, &service.name)))
+            .collect()
+    }
+}
+
 fn tool_spec(tool: &RemoteTool, service_name: &str) -> ToolSpec {
     let description = if tool.description.is_empty() {
         format!("Tool '{}' of the remote service '{service_name}'.", tool.id)

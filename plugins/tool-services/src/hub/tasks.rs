@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 
 use super::connection::{ConnId, Outgoing};
 use super::registry::Status;
-use super::{events, Hub, State};
+use super::{events, Caller, Hub, State};
 use crate::wire::{self, code, out, Inbound};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub(super) struct Task {
     params: Value,
     pub(super) state: TaskState,
     pub(super) done: oneshot::Sender<ToolResult>,
+    /// The session that called, when known: it hears the task's notifications.
+    caller: Option<Caller>,
 }
 
 impl Hub {
@@ -100,12 +102,16 @@ impl Hub {
             ),
         );
         let task_id = msg.field("taskId").or_else(|| note.get("taskId").and_then(Value::as_str));
-        let (tool, function) = match task_id {
-            None => (None, None),
+        let (tool, function, caller) = match task_id {
+            None => (None, None, None),
             Some(task_id) => {
                 let st = self.lock();
                 match st.tasks.get(task_id).filter(|t| t.service == service) {
-                    Some(task) => (Some(task.tool.clone()), Some(task.function.clone())),
+                    Some(task) => (
+                        Some(task.tool.clone()),
+                        Some(task.function.clone()),
+                        task.caller.as_ref().map(|c| c.host.clone()),
+                    ),
                     None => {
                         tracing::debug!(service = %service, task = task_id, kind, "notification for an unknown or finished task ignored");
                         return;
@@ -123,13 +129,14 @@ impl Hub {
             "data": note.get("data").cloned().unwrap_or(Value::Null),
             "timestamp": note.get("timestamp").or_else(|| msg.raw.get("timestamp")).cloned().unwrap_or(Value::Null),
         });
-        self.host.emit(events::NOTIFICATION, data).await;
+        // A task's progress is the calling session's; other notices the hub's.
+        caller.as_ref().unwrap_or(&self.host).emit(events::NOTIFICATION, data).await;
     }
 
     /// Runs a mounted service tool: sends `service.task.execute` (now or when
     /// a slot frees up) and waits for its answer, at most `task_timeout`.
-    pub async fn call(self: &Arc<Self>, tool: &str, input: Value) -> ToolResult {
-        let (task_id, mut done) = match self.start_task(tool, input) {
+    pub async fn call(self: &Arc<Self>, tool: &str, input: Value, caller: Option<Caller>) -> ToolResult {
+        let (task_id, mut done) = match self.start_task(tool, input, caller) {
             Ok(started) => started,
             Err(refused) => return refused,
         };
@@ -150,7 +157,12 @@ impl Hub {
         result
     }
 
-    fn start_task(&self, tool: &str, input: Value) -> Result<(String, oneshot::Receiver<ToolResult>), ToolResult> {
+    fn start_task(
+        &self,
+        tool: &str,
+        input: Value,
+        caller: Option<Caller>,
+    ) -> Result<(String, oneshot::Receiver<ToolResult>), ToolResult> {
         let mut guard = self.lock();
         let st = &mut *guard;
         if st.shutting_down {
@@ -190,7 +202,7 @@ impl Hub {
         };
         let conn = svc.conn;
         let (done, receiver) = oneshot::channel();
-        let task = Task { service: service_id, tool: tool.to_owned(), function, params: input, state, done };
+        let task = Task { service: service_id, tool: tool.to_owned(), function, params: input, state, done, caller };
         if state == TaskState::Running {
             if let Some(c) = conn.and_then(|conn| st.conns.get(&conn)) {
                 let _ = c.tx.send(Outgoing::Text(self.execute_frame(&task_id, &task)));
@@ -202,7 +214,10 @@ impl Hub {
     }
 
     fn execute_frame(&self, task_id: &str, task: &Task) -> String {
-        let agent_id = self.agent_id.get().map_or("amplifier", String::as_str);
+        let agent_id = match &task.caller {
+            Some(caller) => caller.session_id.as_str(),
+            None => self.agent_id.get().map_or("amplifier", String::as_str),
+        };
         wire::frame_with_id(
             task_id,
             out::TASK_EXECUTE,
