@@ -249,6 +249,7 @@ fn happy_path_hands_off_strategy_writer_qa_and_completes() {
     assert_eq!(phases, ["planning", "analysis", "generation", "qa", "finalization"]);
     assert!(events(&frames).contains(&"delta"), "the writer's and QA's text streams as deltas");
     assert!(frames.iter().filter(|f| f.event == "metrics").count() >= 4, "per step and once at the end");
+    assert!(!events(&frames).contains(&"prompt_preview"), "prompts are previewed only with `debug`");
 
     let bundle = complete(&frames);
     assert_eq!(bundle["result"]["content"], DRAFT_1);
@@ -524,6 +525,259 @@ fn a_planner_error_ends_the_stream_with_exactly_one_error_frame() {
     let errors: Vec<&Frame> = frames.iter().filter(|f| f.event == "run_error").collect();
     assert_eq!(errors.len(), 1);
     assert!(errors[0].data["message"].as_str().unwrap().contains("the planner model refused"), "{:?}", errors[0]);
+}
+
+/// A specialist whose first turn runs `command` through tool-bash.
+fn with_command<'a>(name: &'a str, caps: &'a str, system: &'a str, script: &'a str, tools: &'a str) -> Agent<'a> {
+    Agent { extra: tools, ..agent(name, caps, system, script) }
+}
+
+fn bash_tools() -> String {
+    format!("    tools: [{{module: tool-bash, source: \"{}\"}}]\n", plugin("tool-bash"))
+}
+
+/// A script that runs `command`, then answers `answer` (a JSON text).
+fn command_then(command: &str, answer: &str) -> String {
+    format!(r#"[{{tool_calls: [{{name: bash, arguments: {{command: "{command}"}}}}]}}, {{text: '{answer}'}}]"#)
+}
+
+#[test]
+fn a_step_that_times_out_is_retried_and_the_retry_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // The first attempt hangs past the step timeout; the second finds the mark.
+    let mark = dir.path().join("tried");
+    let command = format!("if [ -e {0} ]; then echo ready; else touch {0}; sleep 30; fi", mark.display());
+    let strategist = command_then(&command, r#"{"strategy": {}}"#);
+    let (tools, writer) = (bash_tools(), writer_script());
+    let agents = [
+        with_command("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, &strategist, &tools),
+        agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
+        agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
+    ];
+    write_plan(dir.path(), "stepTimeoutSecs: 3, stepRetries: 1", PLAN_ALL, &agents);
+    let (output, frames) = run_sse(dir.path(), &app_request("slow-once"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let retried = warnings(&frames, "step_retry");
+    assert_eq!(retried.len(), 1, "{:?}", events(&frames));
+    assert_eq!(retried[0].data["message"], "Step strategy failed (timeout after 3 s); retrying");
+    assert!(warnings(&frames, "step_failed").is_empty());
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
+    assert_eq!(complete(&frames)["quality"]["pass"], true);
+}
+
+#[test]
+fn a_step_that_never_answers_is_skipped_best_effort_and_the_run_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let writer = command_then("sleep 30", r#"{"draft": {"text": "never"}}"#);
+    let tools = bash_tools();
+    let agents = [
+        agent("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, STRATEGY_SCRIPT),
+        with_command("writer", "[content.write]", WRITER_SYSTEM, &writer, &tools),
+        agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
+    ];
+    write_plan(dir.path(), "stepTimeoutSecs: 1, stepRetries: 1", PLAN_ALL, &agents);
+    let (output, frames) = run_sse(dir.path(), &app_request("never"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let reasons: Vec<&str> = frames
+        .iter()
+        .filter(|f| f.event == "warning")
+        .map(|f| f.data["data"]["reason"].as_str().unwrap())
+        .filter(|r| r.starts_with("step_"))
+        .collect();
+    assert_eq!(reasons, ["step_retry", "step_failed"]);
+    assert_eq!(
+        warnings(&frames, "step_failed")[0].data["message"],
+        "Step draft failed (timeout after 1 s); proceeding best-effort"
+    );
+    let bundle = complete(&frames);
+    assert_eq!(criterion(bundle, "content_generated")["passed"], false, "{bundle}");
+    assert_eq!(bundle["acceptance-report"]["overall"], false);
+    let state = stored_state(dir.path(), "never");
+    assert_eq!(state["status"], "completed");
+    let draft = state["plan"]["steps"].as_array().unwrap().iter().find(|s| s["id"] == "draft").unwrap();
+    assert_eq!(draft["status"], "failed");
+}
+
+#[test]
+fn a_planner_that_fails_once_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let planner =
+        PLAN_ALL.replacen('[', r#"[{fail: {kind: unavailable, message: "the planner model is overloaded"}}, "#, 1);
+    write_standard_plan(dir.path(), "", &planner, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("planner-retry"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let retried = warnings(&frames, "planner_retry");
+    assert_eq!(retried.len(), 1, "{:?}", events(&frames));
+    assert!(retried[0].data["message"].as_str().unwrap().contains("the planner model is overloaded"));
+    assert_eq!(read_lines(&dir.path().join("planner-requests.jsonl")).len(), 2);
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
+}
+
+/// Out of turns, the run finalizes what it has (a best-effort bundle with a
+/// `max_turns` warning) rather than failing: the client gets the work done
+/// so far, and the bundle's quality says it is incomplete.
+#[test]
+fn running_out_of_turns_finalizes_best_effort() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "maxTurns: 2", PLAN_ALL, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("short"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    // Turn 1 planned, turn 2 was the strategist's.
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist"]);
+    let out = warnings(&frames, "max_turns");
+    assert_eq!(out.len(), 1, "{:?}", events(&frames));
+    assert_eq!(out[0].data["message"], "maxTurns (2) reached; finalizing best-effort");
+    assert_eq!(warnings(&frames, "missing_generation").len(), 1);
+    let bundle = complete(&frames);
+    assert_eq!(bundle["quality"]["pass"], false);
+    assert_eq!(stored_state(dir.path(), "short")["status"], "completed");
+}
+
+const ASK_AUDIENCE: &str =
+    r#"{text: '{"action": "hitl_request", "question": "Which audience?", "options": ["developers", "managers"]}'}"#;
+
+#[test]
+fn a_question_for_a_person_pauses_the_served_run_until_it_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", &format!("[{ASK_AUDIENCE}]"), QA_PASS);
+    let server = start_server(amplifier(dir.path()));
+    let request = app_request("asks").to_string();
+
+    let (status, _, body) = http(&server.addr, "POST", "/v1/runs", &request);
+    assert_eq!(status, 200, "{body}");
+    let frames = parse_sse(&body);
+    check_stream(&frames);
+    let asked: Vec<&Frame> = frames.iter().filter(|f| f.event == "hitl_request").collect();
+    assert_eq!(asked.len(), 1, "{:?}", events(&frames));
+    assert_eq!(asked[0].data["message"], "Which audience?");
+    assert_eq!(asked[0].data["data"]["options"], json!(["developers", "managers"]));
+    assert_eq!(asked[0].data["data"]["requestId"], "hitl_1");
+    let paused = complete(&frames);
+    assert_eq!((&paused["status"], &paused["pendingRequestId"]), (&json!("pending_hitl"), &json!("hitl_1")));
+    assert!(handoffs(&frames, "occurred").is_empty());
+    let (_, _, state) = http(&server.addr, "GET", "/v1/runs/asks", "");
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!((&state["status"], &state["pendingHitl"]["id"]), (&json!("awaiting_hitl"), &json!("hitl_1")));
+
+    // Asked again without an answer: the same question, and nothing runs.
+    let (_, _, body) = http(&server.addr, "POST", "/v1/runs", &request);
+    let again = parse_sse(&body);
+    assert_eq!(again.iter().filter(|f| f.event == "hitl_request").count(), 1, "{body}");
+    assert_eq!(complete(&again)["pendingRequestId"], "hitl_1");
+    assert_eq!(read_lines(&dir.path().join("planner-requests.jsonl")).len(), 1);
+
+    // The answer may come much later: to another server process, whose
+    // scripted planner now plans.
+    drop(server);
+    write_standard_plan(dir.path(), "", PLAN_ALL, QA_PASS);
+    let server = start_server(amplifier(dir.path()));
+    let (status, _, body) =
+        http(&server.addr, "POST", "/v1/runs/asks/hitl", r#"{"requestId": "hitl_9", "answer": "x"}"#);
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("it waits for `hitl_1`"), "{body}");
+
+    let (status, _, body) =
+        http(&server.addr, "POST", "/v1/runs/asks/hitl", r#"{"requestId": "hitl_1", "answer": "developers"}"#);
+    assert_eq!(status, 200, "{body}");
+    let resumed = parse_sse(&body);
+    check_stream(&resumed);
+    assert_eq!(handoffs(&resumed, "occurred"), ["strategist", "writer", "qa"]);
+    assert_eq!(complete(&resumed)["quality"]["pass"], true);
+    // The answer reached the planner and every specialist.
+    let said = json!([{"question": "Which audience?", "answer": "developers"}]);
+    let planner = read_lines(&dir.path().join("planner-requests.jsonl"));
+    let view: Value = serde_json::from_str(planner[1]["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(view["humanInput"], said);
+    for agent in ["strategist", "writer", "qa"] {
+        assert_eq!(payloads(dir.path(), agent)[0]["humanInput"], said, "{agent}");
+    }
+    let state = stored_state(dir.path(), "asks");
+    assert_eq!((&state["status"], &state["hitl"][0]["answer"]), (&json!("completed"), &json!("developers")));
+    assert!(state.get("pendingHitl").is_none());
+    let (status, _, body) =
+        http(&server.addr, "POST", "/v1/runs/asks/hitl", r#"{"requestId": "hitl_1", "answer": "again"}"#);
+    assert_eq!(status, 409, "{body}");
+}
+
+#[test]
+fn a_specialist_may_ask_too_and_questions_past_the_limit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategist = r#"[{text: '{"hitl_request": {"question": "Which tone?"}}'}, {text: '{"strategy": {}}'}]"#;
+    let writer = writer_script();
+    let agents = [
+        agent("strategist", "[plan.strategy]", STRATEGIST_SYSTEM, strategist),
+        agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
+        agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
+    ];
+    write_plan(dir.path(), "hitlMaxRequests: 1", &format!("[{ASK_AUDIENCE}]"), &agents);
+    let (output, frames) = run_sse(dir.path(), &app_request("limit"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    assert_eq!(complete(&frames)["pendingRequestId"], "hitl_1");
+    // Each run's scripted planner starts its script afresh: now it plans.
+    write_plan(dir.path(), "hitlMaxRequests: 1", PLAN_ALL, &agents);
+
+    // Answered through `amplifier run`: the strategist's own question is one too many.
+    let answer = json!({"threadId": "limit", "hitlResponse": {"requestId": "hitl_1", "answer": "managers"}});
+    let (output, frames) = run_sse(dir.path(), &answer, &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let refused = warnings(&frames, "hitl_denied");
+    assert_eq!(refused.len(), 1, "{:?}", events(&frames));
+    assert_eq!(refused[0].data["data"]["question"], "Which tone?");
+    assert_eq!(complete(&frames)["quality"]["pass"], true);
+    // The strategist ran again, told it gets no answer, and answered.
+    let strategist = payloads(dir.path(), "strategist");
+    assert_eq!(strategist.len(), 2);
+    assert_eq!(strategist[1]["humanInput"][1]["question"], "Which tone?");
+    assert!(strategist[1]["humanInput"][1]["answer"].is_null());
+    let state = stored_state(dir.path(), "limit");
+    assert_eq!(state["hitl"][1]["denied"], true);
+}
+
+#[test]
+fn debug_previews_every_prompt_before_it_is_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "debug: true", PLAN_ALL, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("debug"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let previews: Vec<&Frame> = frames.iter().filter(|f| f.event == "prompt_preview").collect();
+    let agents: Vec<&str> = previews.iter().map(|f| f.data["data"]["agent"].as_str().unwrap()).collect();
+    assert_eq!(agents, ["orchestrator", "strategist", "writer", "qa"]);
+    assert!(previews[0].data["message"].as_str().unwrap().contains("ORCH_SYS_START"), "the planner's own prompt");
+    let strategist: Value = serde_json::from_str(previews[1].data["message"].as_str().unwrap()).unwrap();
+    assert_eq!(strategist, payloads(dir.path(), "strategist")[0], "what the strategist was sent");
+    assert_eq!(previews[1].data["data"]["stepId"], "strategy");
+}
+
+#[test]
+fn a_briefs_must_include_texts_are_checked_literally_against_the_draft() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", PLAN_ALL, QA_PASS);
+    let request = json!({"objective": "Announce it", "threadId": "literal", "payload": {"mustInclude": ["draft text", "launch date"]}});
+    let (output, frames) = run_sse(dir.path(), &request, &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let bundle = complete(&frames);
+    assert_eq!(criterion(bundle, "includes \"draft text\"")["passed"], true, "{bundle}");
+    let missing = criterion(bundle, "includes \"launch date\"");
+    assert_eq!(
+        (&missing["passed"], &missing["details"]),
+        (&json!(false), &json!("literal check for \"launch date\": not found"))
+    );
+    assert_eq!(bundle["acceptance-report"]["overall"], false);
+    // QA passed, but the missing text asked for a revision.
+    let writer = payloads(dir.path(), "writer");
+    assert_eq!(writer.len(), 2);
+    assert_eq!(writer[1]["revisionNotes"], json!(["acceptance criterion not met: includes \"launch date\""]));
+    assert_eq!(
+        payloads(dir.path(), "qa")[0]["acceptanceCriteria"],
+        json!(["includes \"draft text\"", "includes \"launch date\""])
+    );
 }
 
 #[test]

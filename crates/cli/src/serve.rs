@@ -11,6 +11,9 @@
 //!   never starts a run.
 //! - `GET /v1/runs/{thread}` answers the thread's run state as its
 //!   orchestrator last saved it (`runs.save`, kept in the session store).
+//! - `POST /v1/runs/{thread}/hitl` `{requestId, answer}` answers the
+//!   question the thread's run waits for (its state's `pendingHitl`) and
+//!   streams the resumed run, as `POST /v1/runs` does.
 //!
 //! One run per thread at a time (409 otherwise) and `--max-runs` runs at once
 //! (503 otherwise). A run nobody reads for `--resume-window` seconds is
@@ -128,6 +131,7 @@ pub fn serve(args: ServeArgs) -> CliResult {
         let router = Router::new()
             .route("/v1/runs", post(start_run))
             .route("/v1/runs/{thread}", get(get_run))
+            .route("/v1/runs/{thread}/hitl", post(answer_hitl))
             .with_state(app)
             .layer(axum::middleware::from_fn_with_state(door, door::guard));
         door::serve(listener, router, read_timeout)
@@ -158,10 +162,74 @@ async fn start_run(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) 
         return resume(&app, last_event_id, &body);
     }
     let new_thread = || format!("thread_{}", &sse::correlation_id()[4..]);
-    let (mut request, thread) = match amplifier_protocol::runs::parse_request(&body, new_thread) {
+    let (request, thread) = match amplifier_protocol::runs::parse_request(&body, new_thread) {
         Ok(valid) => valid,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
+    launch(app, request, thread, body)
+}
+
+/// A person's answer to the question the thread's run waits for: the run
+/// goes on from where it paused.
+async fn answer_hitl(
+    State(app): State<Arc<App>>,
+    Path(thread): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let body = match door::read_body(body, MAX_BODY, app.read_timeout).await {
+        Ok(body) => body,
+        Err((status, message)) => return error(status, message),
+    };
+    if let Some(last_event_id) = headers.get("last-event-id") {
+        return resume(&app, last_event_id, &body);
+    }
+    if !amplifier_protocol::runs::valid_id(&thread) {
+        return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
+    }
+    let answer = serde_json::from_slice::<Value>(&body).ok();
+    let field = |key: &str| answer.as_ref().and_then(|a| a.get(key)).and_then(Value::as_str).map(str::to_owned);
+    let (Some(request_id), Some(text)) = (field("requestId"), field("answer")) else {
+        return error(StatusCode::BAD_REQUEST, "the body must be a JSON object {requestId, answer}, both strings");
+    };
+    // SQLite blocks: off the async workers.
+    let reader = app.clone();
+    let read_thread = thread.clone();
+    let state = match tokio::task::spawn_blocking(move || reader.host.run_state(&read_thread)).await {
+        Ok(Ok(state)) => state,
+        Ok(Err(err)) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
+        Err(err) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
+    };
+    let Some(state) = state else {
+        return error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"));
+    };
+    match state.pointer("/pendingHitl/id").and_then(Value::as_str) {
+        Some(pending) if pending == request_id => {}
+        Some(pending) => {
+            let message =
+                format!("`{request_id}` is not the question thread `{thread}` waits for (it waits for `{pending}`)");
+            return error(StatusCode::CONFLICT, message);
+        }
+        None => return error(StatusCode::CONFLICT, format!("thread `{thread}` waits for no answer")),
+    }
+    let mut request = serde_json::Map::new();
+    request.insert("mode".into(), json!("app"));
+    request.insert("threadId".into(), json!(thread));
+    request.insert("hitlResponse".into(), json!({"requestId": request_id, "answer": text}));
+    if let Some(user) = field("userId").filter(|user| amplifier_protocol::runs::valid_id(user)) {
+        request.insert("userId".into(), json!(user));
+    }
+    launch(app, request, thread, body)
+}
+
+/// Starts a run of `request` on `thread` and answers its stream; `body`
+/// is what a reconnecting EventSource will post again.
+fn launch(
+    app: Arc<App>,
+    mut request: serde_json::Map<String, Value>,
+    thread: String,
+    body: axum::body::Bytes,
+) -> Response {
     if app.live.lock().expect("live lock").contains_key(&thread) {
         return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
     }
@@ -215,11 +283,13 @@ async fn start_run(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) 
             cancellation.send_replace(Some(coordinator.cancellation().clone()));
         })
         .await;
-        feed.close();
         beating.abort();
         watcher.abort();
+        // The thread is free before its stream ends: a client that posts
+        // again as soon as it read `complete` is not refused.
         run_app.live.lock().expect("live lock").remove(&thread);
         drop(permit);
+        feed.close();
     });
     sse_response(reader)
 }

@@ -19,6 +19,8 @@
 //! | `plan:metrics` | `metrics` (tokens of `provider:response`s since the last one; a response another session relayed, `relayed_from`, is counted once, where it happened) |
 //! | `router:selected` | `agent_selected` (the agent that answers) |
 //! | `service:notification` | `progress` (a remote service's notice about a task: `message`, and `data.kind` its type) |
+//! | `plan:hitl_request` | `hitl_request` (a question for a person: `message`, `data.requestId`, `data.options`) |
+//! | `plan:prompt_preview` | `prompt_preview` (orchestrator-plan's `debug`: what an agent is about to be sent) |
 //! | (run ends) | `metrics` (totals), then `complete` (the result: its JSON object, else `{message}`; the selected `agent`) or `error` (an orchestrator's own `router:error` message, else the error; the error itself in `data.cause`) |
 //!
 //! Every frame carries the run's `correlationId` and its `type`. On the
@@ -137,6 +139,14 @@ impl Mapper {
                 Some(self.frame("handoff", json!({"message": text("status"), "data": body})))
             }
             "plan:message" => Some(self.frame("message", json!({"message": text("message")}))),
+            "plan:hitl_request" => {
+                let body = json!({"requestId": get("requestId"), "options": get("options"), "askedBy": get("askedBy"), "stepId": get("stepId"), "threadId": get("threadId")});
+                Some(self.frame("hitl_request", json!({"message": text("question"), "data": body})))
+            }
+            "plan:prompt_preview" => {
+                let body = json!({"agent": get("agent"), "stepId": get("stepId"), "truncated": get("truncated")});
+                Some(self.frame("prompt_preview", json!({"message": text("prompt"), "data": body})))
+            }
             "plan:warning" => Some(self.frame("warning", json!({"message": text("message"), "data": get("data")}))),
             "plan:metrics" => {
                 let since = std::mem::take(&mut state.since_last_metrics);

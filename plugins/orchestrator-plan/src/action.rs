@@ -1,6 +1,7 @@
 //! The planner's output: one action of the union
 //! `{action: plan_update, planPatch, note?}` | `{action: handoff, to,
-//! capabilityId, payload, note?}` | `{action: final, bundle}`.
+//! capabilityId, payload, note?}` | `{action: final, bundle}` |
+//! `{action: hitl_request, question, options?, note?}`.
 //!
 //! Validated with serde's internally tagged enum plus the checks a JSON
 //! Schema would make (non-empty strings, object payloads, steps that name a
@@ -36,6 +37,14 @@ pub enum Action {
     Final {
         #[serde(default)]
         bundle: Value,
+        #[serde(default)]
+        note: Option<String>,
+    },
+    /// A question for a person; the run pauses until it is answered.
+    HitlRequest {
+        question: String,
+        #[serde(default)]
+        options: Vec<String>,
         #[serde(default)]
         note: Option<String>,
     },
@@ -122,6 +131,12 @@ fn check(action: &Action) -> Result<(), String> {
             }
             Ok(())
         }
+        Action::HitlRequest { question, .. } => {
+            if question.trim().is_empty() {
+                return Err("hitl_request: `question` must be non-empty".into());
+            }
+            Ok(())
+        }
     }
 }
 
@@ -191,6 +206,9 @@ mod tests {
             parse_action(r#"{"action":"final","bundle":{"summary":"s"}}"#).unwrap(),
             Action::Final { .. }
         ));
+        let asked = parse_action(r#"{"action":"hitl_request","question":"Which audience?","options":["a","b"]}"#);
+        assert!(matches!(asked.unwrap(), Action::HitlRequest { options, .. } if options == ["a", "b"]));
+        assert!(parse_action(r#"{"action":"hitl_request","question":" "}"#).is_err());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! pending steps run in order, each a handoff to the specialist holding its
 //! capability. After a QA step the quality gate may add a revision (a
 //! generation step carrying the QA issues, then a QA step) while the
-//! execution depth allows. The state is persisted after every step.
+//! execution depth allows. A question to a person pauses the run (see the
+//! crate docs). The state is persisted after every step.
 
 use std::time::{Duration, Instant};
 
@@ -14,8 +15,11 @@ use amplifier_sdk::prelude::*;
 
 use crate::action::{parse_action, scrub, Action, PlanPatch, StepSpec, SENTINEL_END, SENTINEL_START};
 use crate::quality::{self, artifact_from, content_of, parse_qa};
-use crate::state::{ChatTurn, HistoryEntry, RunState, Step, StepStatus, Store};
+use crate::state::{ChatTurn, HistoryEntry, HitlRequest, RunState, Step, StepStatus, Store};
 use crate::{new_thread_id, PlanOrchestrator, RunRequest};
+
+/// How much of a prompt a `plan:prompt_preview` shows.
+const PREVIEW_CHARS: usize = 8000;
 
 const ORCHESTRATOR: &str = "orchestrator";
 /// Test-only crash point: after this many finished handoff steps are
@@ -31,7 +35,8 @@ Rules:
 Answer with exactly one JSON object, one of:
 {\"action\": \"plan_update\", \"planPatch\": {\"steps\": [{\"id\": \"...\", \"capabilityId\": \"...\", \"agent\": \"...\", \"note\": \"...\"}, {\"id\": \"finalize\", \"action\": \"finalize\"}]}, \"note\": \"...\"}
 {\"action\": \"handoff\", \"to\": \"<agent>\", \"capabilityId\": \"<capability>\", \"payload\": {...}, \"note\": \"...\"}
-{\"action\": \"final\", \"bundle\": {\"summary\": \"...\"}}";
+{\"action\": \"final\", \"bundle\": {\"summary\": \"...\"}}
+{\"action\": \"hitl_request\", \"question\": \"...\", \"options\": [\"...\"]} (only when a person must decide; the run waits for the answer, which appears as humanInput)";
 
 const DEFAULT_CHAT_INSTRUCTION: &str = "You are a helpful assistant. Answer the user directly.";
 
@@ -41,6 +46,14 @@ struct Run<'a> {
     state: RunState,
     registry: Vec<AgentSummary>,
     phase: Option<String>,
+}
+
+/// What the planner's turn decided.
+enum Next {
+    Continue,
+    Finalize,
+    /// The run waits for a person: the result to return now.
+    Pause(String),
 }
 
 fn resolve_thread(request: &RunRequest) -> ModuleResult<String> {
@@ -79,6 +92,29 @@ pub(crate) async fn run_app(orch: &PlanOrchestrator, request: RunRequest) -> Mod
         )
         .await;
         return Ok(bundle.to_string());
+    }
+    match (run.state.pending_hitl.clone(), request.hitl_response) {
+        (Some(pending), Some(response)) if response.request_id == pending.id => {
+            run.answered(pending, response.answer).await?;
+        }
+        (Some(pending), Some(response)) => {
+            return Err(ModuleError::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "`{}` is not the question thread {thread} waits for (it waits for `{}`)",
+                    response.request_id, pending.id
+                ),
+            ));
+        }
+        // Asked again without an answer: the same question, nothing runs.
+        (Some(pending), None) => return Ok(run.announce(&pending).await),
+        (None, Some(response)) => {
+            return Err(ModuleError::new(
+                ErrorKind::InvalidRequest,
+                format!("thread {thread} waits for no answer (hitlResponse `{}`)", response.request_id),
+            ));
+        }
+        (None, None) => {}
     }
     if resumed {
         orch.emit("plan:message", json!({"message": "Resuming existing thread state", "threadId": thread})).await;
@@ -141,17 +177,111 @@ impl Run<'_> {
                 Some(_) if self.state.turns >= self.state.constraints.max_turns => {
                     return self.out_of_turns().await;
                 }
-                Some(index) => self.run_step(index).await?,
+                Some(index) => {
+                    if let Some(paused) = self.run_step(index).await? {
+                        return Ok(paused);
+                    }
+                }
                 None if self.state.turns >= self.state.constraints.max_turns => {
                     return self.out_of_turns().await;
                 }
-                None => {
-                    if let Some(()) = self.plan_turn().await? {
-                        return self.finalize().await;
-                    }
-                }
+                None => match self.plan_turn().await? {
+                    Next::Continue => {}
+                    Next::Finalize => return self.finalize().await,
+                    Next::Pause(paused) => return Ok(paused),
+                },
             }
         }
+    }
+
+    // -- human in the loop ----------------------------------------------------------
+
+    /// Puts `question` to a person: the run pauses (`Some`: its result now)
+    /// or, past `hitlMaxRequests`, the question is refused and the run goes
+    /// on (`None`).
+    async fn ask_person(
+        &mut self,
+        asked_by: &str,
+        step_id: Option<String>,
+        question: String,
+        options: Vec<String>,
+    ) -> ModuleResult<Option<String>> {
+        let asked = self.state.hitl.iter().filter(|h| !h.denied).count() as u32;
+        let mut request = HitlRequest {
+            id: format!("hitl_{}", self.state.hitl.len() + 1),
+            question,
+            options,
+            asked_by: asked_by.to_owned(),
+            step_id,
+            answer: None,
+            denied: false,
+        };
+        let max = self.config().hitl_max_requests;
+        if asked >= max {
+            let message =
+                format!("{asked_by} asked a person, but the run has asked {max} questions already; going on without");
+            let data = json!({"question": request.question, "askedBy": asked_by, "hitlMaxRequests": max});
+            self.warn("hitl_denied", message, data).await;
+            request.denied = true;
+            self.state.hitl.push(request);
+            self.save().await?;
+            return Ok(None);
+        }
+        self.state.pending_hitl = Some(request.clone());
+        self.state.status = "awaiting_hitl".into();
+        self.save().await?;
+        Ok(Some(self.announce(&request).await))
+    }
+
+    /// Announces the pending question; the run's result while it waits.
+    async fn announce(&mut self, request: &HitlRequest) -> String {
+        let data = json!({
+            "requestId": request.id,
+            "question": request.question,
+            "options": request.options,
+            "askedBy": request.asked_by,
+            "stepId": request.step_id,
+            "threadId": self.state.thread_id,
+        });
+        self.orch.emit("plan:hitl_request", data).await;
+        self.set_phase("idle", "Waiting for a person's answer").await;
+        json!({"status": "pending_hitl", "pendingRequestId": request.id, "question": request.question, "options": request.options})
+            .to_string()
+    }
+
+    async fn answered(&mut self, mut pending: HitlRequest, answer: String) -> ModuleResult<()> {
+        let message = format!("A person answered `{}`; resuming", pending.question);
+        pending.answer = Some(answer);
+        self.state.hitl.push(pending);
+        self.state.pending_hitl = None;
+        self.state.status = "running".into();
+        self.save().await?;
+        self.orch.emit("plan:message", json!({"message": message, "threadId": self.state.thread_id})).await;
+        Ok(())
+    }
+
+    /// What people said so far, for the planner and the specialists.
+    fn human_input(&self) -> Option<Value> {
+        let said: Vec<Value> = self
+            .state
+            .hitl
+            .iter()
+            .map(|h| match &h.answer {
+                Some(answer) => json!({"question": h.question, "answer": answer}),
+                None => json!({"question": h.question, "answer": null, "note": "refused: no more questions to a person in this run"}),
+            })
+            .collect();
+        (!said.is_empty()).then_some(Value::Array(said))
+    }
+
+    /// With `debug`, what `agent` is about to be sent.
+    async fn preview(&self, agent: &str, step_id: Option<&str>, prompt: &str) {
+        if !self.config().debug {
+            return;
+        }
+        let shown: String = prompt.chars().take(PREVIEW_CHARS).collect();
+        let data = json!({"agent": agent, "stepId": step_id, "prompt": shown, "truncated": shown.len() < prompt.len()});
+        self.orch.emit("plan:prompt_preview", data).await;
     }
 
     async fn out_of_turns(&mut self) -> ModuleResult<String> {
@@ -179,13 +309,17 @@ impl Run<'_> {
                        "status": s.status, "qa": s.qa})
             })
             .collect();
-        json!({
+        let mut view = json!({
             "objective": self.state.objective,
             "brief": self.state.payload,
             "constraints": self.state.constraints,
             "registry": registry,
             "plan": {"version": self.state.plan.version, "steps": steps},
-        })
+        });
+        if let Some(said) = self.human_input() {
+            view["humanInput"] = said;
+        }
+        view
     }
 
     fn planner_system(&self) -> String {
@@ -197,6 +331,8 @@ impl Run<'_> {
         self.state.turns += 1;
         let provider = self.orch.config.provider.clone();
         let mut attempt = 0;
+        let prompt: Vec<String> = messages.iter().map(|m| m.content.text()).collect();
+        self.preview(ORCHESTRATOR, None, &prompt.join("\n\n")).await;
         loop {
             attempt += 1;
             let request = ChatRequest { messages: messages.clone().into(), ..ChatRequest::default() };
@@ -236,8 +372,8 @@ impl Run<'_> {
         }
     }
 
-    /// One planner turn. `Some(())` means finalize now.
-    async fn plan_turn(&mut self) -> ModuleResult<Option<()>> {
+    /// One planner turn.
+    async fn plan_turn(&mut self) -> ModuleResult<Next> {
         self.set_phase("planning", "Planning the next steps").await;
         let mut messages = vec![Message::system(self.planner_system()), Message::user(self.planner_view().to_string())];
         let reply = self.ask_planner(messages.clone()).await?;
@@ -264,13 +400,13 @@ impl Run<'_> {
                 let steps = self.default_plan();
                 let patch = PlanPatch { steps: Some(steps), ..PlanPatch::default() };
                 self.apply_patch(&patch, Some("default plan".into())).await?;
-                return Ok(None);
+                return Ok(Next::Continue);
             }
         };
         match action {
             Action::PlanUpdate { plan_patch, note } => {
                 self.apply_patch(&plan_patch, note).await?;
-                Ok(None)
+                Ok(Next::Continue)
             }
             Action::Handoff { to, capability_id, payload, note } => {
                 let spec = StepSpec {
@@ -282,11 +418,17 @@ impl Run<'_> {
                 };
                 let patch = PlanPatch { add: vec![spec], ..PlanPatch::default() };
                 self.apply_patch(&patch, Some("handoff".into())).await?;
-                Ok(None)
+                Ok(Next::Continue)
             }
             Action::Final { bundle, note } => {
                 self.state.summary = bundle.get("summary").and_then(Value::as_str).map(str::to_owned).or(note);
-                Ok(Some(()))
+                Ok(Next::Finalize)
+            }
+            Action::HitlRequest { question, options, .. } => {
+                Ok(match self.ask_person(ORCHESTRATOR, None, question, options).await? {
+                    Some(paused) => Next::Pause(paused),
+                    None => Next::Continue,
+                })
             }
         }
     }
@@ -456,6 +598,9 @@ impl Run<'_> {
         if let Some(note) = &step.note {
             payload.insert("instructions".into(), json!(note));
         }
+        if let Some(said) = self.human_input() {
+            payload.insert("humanInput".into(), said);
+        }
         if let Some(Value::Object(extra)) = &step.payload {
             for (key, value) in extra {
                 if key != "capabilityId" {
@@ -468,7 +613,9 @@ impl Run<'_> {
         payload
     }
 
-    async fn run_step(&mut self, index: usize) -> ModuleResult<()> {
+    /// Runs one step; `Some` when its specialist asked a person and the run
+    /// pauses (the result to return now).
+    async fn run_step(&mut self, index: usize) -> ModuleResult<Option<String>> {
         let step = self.state.plan.steps[index].clone();
         let capability = step.capability_id.clone().unwrap_or_default();
         let Some(agent) = self.agent_for(&step) else {
@@ -481,7 +628,8 @@ impl Run<'_> {
             )
             .await;
             let patch = json!({"skip": [step.id], "reason": "missing capability"});
-            return self.plan_updated(patch, Some(format!("capability `{capability}` is not available"))).await;
+            self.plan_updated(patch, Some(format!("capability `{capability}` is not available"))).await?;
+            return Ok(None);
         };
         self.state.turns += 1;
         self.state.plan.steps[index].agent = Some(agent.clone());
@@ -498,6 +646,15 @@ impl Run<'_> {
         let status = match answer {
             Some(answer) => {
                 let artifact = artifact_from(&answer);
+                if let Some((question, options)) = hitl_request_in(&artifact) {
+                    // Asked once more after a refusal, the answer is taken as it is.
+                    let refused_before =
+                        self.state.hitl.iter().any(|h| h.denied && h.step_id.as_ref() == Some(&step.id));
+                    if !refused_before {
+                        // Paused, or refused: then the step runs again, told so.
+                        return self.ask_person(&agent, Some(step.id.clone()), question, options).await;
+                    }
+                }
                 self.state.history.push(HistoryEntry {
                     step_id: step.id.clone(),
                     agent: agent.clone(),
@@ -528,7 +685,7 @@ impl Run<'_> {
             .await;
         self.orch.emit("plan:metrics", json!({"agent": agent, "stepId": step.id, "durationMs": duration_ms})).await;
         stop_after_step_for_tests(self.state.finished_handoffs());
-        Ok(())
+        Ok(None)
     }
 
     /// Runs the specialist, retrying failures and timeouts; `None` when it
@@ -540,6 +697,7 @@ impl Run<'_> {
         payload: &Value,
     ) -> ModuleResult<Option<String>> {
         let instruction = serde_json::to_string_pretty(payload).unwrap_or_default();
+        self.preview(agent, Some(step_id), &instruction).await;
         let timeout = Duration::from_secs(self.config().step_timeout_secs.max(1));
         let attempts = self.config().step_retries + 1;
         for attempt in 1..=attempts {
@@ -674,6 +832,18 @@ impl Run<'_> {
         self.orch.emit("plan:complete", json!({"threadId": self.state.thread_id, "bundle": bundle})).await;
         Ok(bundle.to_string())
     }
+}
+
+/// A specialist's `{"hitl_request": {question, options?}}`: it asks a person.
+fn hitl_request_in(artifact: &Value) -> Option<(String, Vec<String>)> {
+    let asked = artifact.get("hitl_request")?;
+    let question = asked.get("question")?.as_str()?.trim();
+    if question.is_empty() {
+        return None;
+    }
+    let options = asked.get("options").and_then(Value::as_array);
+    let options = options.map(|o| o.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default();
+    Some((question.to_owned(), options))
 }
 
 fn stop_after_step_for_tests(finished: usize) {

@@ -20,8 +20,19 @@
 //!   not name its own orchestrator, this module runs a plain streaming agent
 //!   loop (tools, `content_block:delta`).
 //!
+//! Human in the loop: the planner (action `hitl_request`) or a specialist
+//! (an answer holding `{"hitl_request": {question, options?}}`) may ask a
+//! person. The run state records the pending question (`awaiting_hitl`),
+//! `plan:hitl_request` announces it, and the run ends with `{status:
+//! "pending_hitl", pendingRequestId, question, options}`. A later run of the
+//! thread with `hitlResponse: {requestId, answer}` resumes it: the answer
+//! joins every later planner view and specialist payload (`humanInput`), and
+//! a specialist that asked runs its step again. Past `hitlMaxRequests`
+//! questions are refused (`hitl_denied`) and the run goes on.
+//!
 //! Events: `plan:start`, `plan:phase`, `plan:update`, `plan:handoff`,
 //! `plan:step`, `plan:warning`, `plan:metrics`, `plan:message`,
+//! `plan:hitl_request`, `plan:prompt_preview` (with `debug`),
 //! `plan:complete` (the CLI maps them, and the standard events, to SSE frames).
 
 mod action;
@@ -71,6 +82,12 @@ pub(crate) struct Config {
     /// System prompt for chat mode with the orchestrator's own model.
     #[serde(default)]
     chat_instruction: Option<String>,
+    /// Questions to a person per run; more are refused (`hitl_denied`).
+    hitl_max_requests: u32,
+    /// `plan:prompt_preview` before every model call and handoff: what the
+    /// planner and each specialist are sent. It shows the orchestrator's own
+    /// prompt, so it is off unless debugging.
+    debug: bool,
 }
 
 /// Which capability ids play the roles the quality gate knows about.
@@ -143,6 +160,17 @@ pub(crate) struct RunRequest {
     /// Domain details for the specialists, passed through as `brief`.
     #[serde(default)]
     payload: Value,
+    /// The answer to the thread's pending question (human in the loop).
+    #[serde(default)]
+    hitl_response: Option<HitlResponse>,
+}
+
+/// `{requestId, answer}`: a person's answer to a pending question.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct HitlResponse {
+    request_id: String,
+    answer: String,
 }
 
 impl RunRequest {
@@ -162,12 +190,24 @@ impl RunRequest {
         Ok(RunRequest { objective: Some(prompt.to_owned()), ..RunRequest::default() })
     }
 
+    /// The config's constraints, overridden by the request's; the brief's
+    /// `mustInclude` texts join the acceptance criteria as quoted ones, which
+    /// are checked literally against the draft.
     pub(crate) fn constraints(&self, config: &Config) -> Constraints {
         let o = &self.constraints;
+        let mut acceptance_criteria =
+            o.acceptance_criteria.clone().unwrap_or_else(|| config.acceptance_criteria.clone());
+        let must_include = self.payload.get("mustInclude").and_then(Value::as_array).into_iter().flatten();
+        for text in must_include.filter_map(Value::as_str).filter(|text| !text.trim().is_empty()) {
+            let criterion = format!("includes \"{text}\"");
+            if !acceptance_criteria.contains(&criterion) {
+                acceptance_criteria.push(criterion);
+            }
+        }
         Constraints {
             quality_threshold: o.quality_threshold.unwrap_or(config.quality_threshold).clamp(0.0, 1.0),
             execution_depth: o.execution_depth.unwrap_or(config.execution_depth).max(1),
-            acceptance_criteria: o.acceptance_criteria.clone().unwrap_or_else(|| config.acceptance_criteria.clone()),
+            acceptance_criteria,
             max_turns: o.max_turns.unwrap_or(config.max_turns).max(1),
         }
     }

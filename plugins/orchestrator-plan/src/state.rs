@@ -101,6 +101,27 @@ pub struct HistoryEntry {
     pub output: String,
 }
 
+/// A question put to a person (human in the loop): pending until a run of
+/// the thread brings its answer (`hitlResponse`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HitlRequest {
+    pub id: String,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// `orchestrator` (the planner) or the specialist that asked.
+    pub asked_by: String,
+    /// The step a specialist asked from; it runs again with the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Refused: the run had asked `hitlMaxRequests` questions already.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub denied: bool,
+}
+
 /// One turn of a chat-mode conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatTurn {
@@ -115,7 +136,8 @@ pub struct ChatTurn {
 pub struct RunState {
     pub version: u32,
     pub thread_id: String,
-    /// `running`, `completed` or `failed`.
+    /// `running`, `awaiting_hitl` (a question waits for a person) or
+    /// `completed`.
     pub status: String,
     pub objective: String,
     #[serde(default)]
@@ -135,6 +157,11 @@ pub struct RunState {
     pub bundle: Option<Value>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chat: Vec<ChatTurn>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_hitl: Option<HitlRequest>,
+    /// Questions answered or refused so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hitl: Vec<HitlRequest>,
 }
 
 impl RunState {
@@ -153,6 +180,8 @@ impl RunState {
             summary: None,
             bundle: None,
             chat: Vec::new(),
+            pending_hitl: None,
+            hitl: Vec::new(),
         }
     }
 
