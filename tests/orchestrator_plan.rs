@@ -781,6 +781,55 @@ fn a_briefs_must_include_texts_are_checked_literally_against_the_draft() {
 }
 
 #[test]
+fn a_run_is_one_trace_with_a_span_per_handoff_exported_over_otlp() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "workflowName: launch-posts", PLAN_ALL, QA_FAIL_THEN_PASS);
+    let (endpoint, bodies) = otlp_collector();
+    let mut command = amplifier(dir.path());
+    command.args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "--otlp", &endpoint]);
+    let output = command.arg(app_request("traced").to_string()).output().unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let lines = json_lines(&output);
+    let data =
+        |event: &str| -> Vec<&Value> { lines.iter().filter(|l| l["event"] == event).map(|l| &l["data"]).collect() };
+    let (starts, ends) = (data("trace:span_start"), data("trace:span_end"));
+    let names: Vec<&str> = starts.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["plan.run", "handoff.strategist", "handoff.writer", "handoff.qa", "handoff.writer", "handoff.qa"]
+    );
+    let root = starts[0];
+    assert!(root["parent_span_id"].is_null());
+    assert_eq!(
+        (&root["attributes"]["workflowName"], &root["attributes"]["threadId"]),
+        (&json!("launch-posts"), &json!("traced"))
+    );
+    for handoff in &starts[1..] {
+        assert_eq!(handoff["parent_span_id"], root["span_id"], "every handoff is the run's child");
+    }
+    let depths: Vec<u64> = starts[1..].iter().map(|s| s["attributes"]["depth"].as_u64().unwrap()).collect();
+    assert_eq!(depths, [1, 1, 1, 2, 2], "the revision is the second generation → QA cycle");
+    let ended = |span: &Value| ends.iter().find(|e| e["span_id"] == span["span_id"]).copied().unwrap();
+    let (first_qa, second_qa) = (ended(starts[3]), ended(starts[5]));
+    assert_eq!((&first_qa["attributes"]["qa.score"], &first_qa["attributes"]["qa.pass"]), (&json!(0.5), &json!(false)));
+    assert_eq!(
+        (&second_qa["attributes"]["qa.score"], &second_qa["attributes"]["qa.pass"]),
+        (&json!(0.9), &json!(true))
+    );
+    assert_eq!(ended(root)["status"], "ok");
+    assert_eq!(ended(root)["attributes"]["handoffs"], 5);
+
+    let (head, body) = bodies
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .unwrap_or_else(|_| panic!("no OTLP export; stderr:\n{}", stderr(&output)));
+    assert!(head.starts_with("POST /v1/traces "), "{head}");
+    let body = String::from_utf8_lossy(&body);
+    for expected in ["plan.run", "handoff.strategist", "handoff.qa", "launch-posts", "qa.score"] {
+        assert!(body.contains(expected), "no {expected} in the export");
+    }
+}
+
+#[test]
 fn domain_words_appear_only_where_the_payload_puts_them() {
     // Static check: the plugin's source names no brand, platform or tone.
     let source = workspace().join("plugins/orchestrator-plan/src");
@@ -871,6 +920,25 @@ fn serve_streams_a_run_over_http_and_keeps_its_state() {
     let state: Value = serde_json::from_str(&state).unwrap();
     assert_eq!(state["status"], "completed");
     assert_eq!(&state["bundle"], complete(&frames));
+
+    // The handoff graph: who handed off to whom, with QA's verdict.
+    let (status, _, graph) = http(&server.addr, "GET", "/v1/runs/served/graph", "");
+    assert_eq!(status, 200, "{graph}");
+    let graph: Value = serde_json::from_str(&graph).unwrap();
+    let edges: Vec<(&str, &str, &str)> = graph["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["from"].as_str().unwrap(), e["to"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        edges,
+        [("orchestrator", "strategist", "done"), ("orchestrator", "writer", "done"), ("orchestrator", "qa", "done")]
+    );
+    assert_eq!(graph["edges"][2]["qa"], json!({"score": 0.9, "pass": true}));
+    assert_eq!(graph["nodes"].as_array().unwrap().len(), 4);
+    let (status, _, _) = http(&server.addr, "GET", "/v1/runs/nobody/graph", "");
+    assert_eq!(status, 404);
 
     let (status, _, body) = http(&server.addr, "GET", "/v1/runs/nobody", "");
     assert_eq!(status, 404, "{body}");

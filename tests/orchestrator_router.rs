@@ -584,51 +584,9 @@ fn a_cancelled_turn_saves_nothing() {
 
 #[test]
 fn otlp_exports_the_turns_spans_to_a_collector() {
-    use std::io::{Read, Write};
     let dir = tempfile::tempdir().unwrap();
     write_plan(dir.path(), "", "", &[agent("support", r#"[{text: "traced"}]"#)]);
-    // A collector that answers every request and hands over the bodies.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://{}", listener.local_addr().unwrap());
-    let (sender, bodies) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 8192];
-            // Headers, then as many body bytes as Content-Length says.
-            let (head, length) = loop {
-                let n = stream.read(&mut buffer).unwrap_or(0);
-                if n == 0 {
-                    break (String::new(), 0);
-                }
-                request.extend_from_slice(&buffer[..n]);
-                if let Some(end) = request.windows(4).position(|w| w == b"\r\n\r\n") {
-                    let head = String::from_utf8_lossy(&request[..end]).into_owned();
-                    let length = head
-                        .lines()
-                        .find_map(|l| {
-                            l.to_ascii_lowercase()
-                                .strip_prefix("content-length:")
-                                .map(|v| v.trim().parse().unwrap_or(0))
-                        })
-                        .unwrap_or(0);
-                    request.drain(..end + 4);
-                    break (head, length);
-                }
-            };
-            while request.len() < length {
-                let n = stream.read(&mut buffer).unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                request.extend_from_slice(&buffer[..n]);
-            }
-            let _ = stream
-                .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n");
-            let _ = sender.send((head, request));
-        }
-    });
+    let (endpoint, bodies) = otlp_collector();
     let output = turn_command(dir.path(), "q").args(["--otlp", &endpoint]).output().unwrap();
     assert_success(&output);
     let (head, body) = bodies

@@ -11,6 +11,8 @@
 //!   never starts a run.
 //! - `GET /v1/runs/{thread}` answers the thread's run state as its
 //!   orchestrator last saved it (`runs.save`, kept in the session store).
+//! - `GET /v1/runs/{thread}/graph` answers the run's handoff graph (its
+//!   state's `graph`, which orchestrator-plan keeps).
 //! - `POST /v1/runs/{thread}/hitl` `{requestId, answer}` answers the
 //!   question the thread's run waits for (its state's `pendingHitl`) and
 //!   streams the resumed run, as `POST /v1/runs` does.
@@ -131,6 +133,7 @@ pub fn serve(args: ServeArgs) -> CliResult {
         let router = Router::new()
             .route("/v1/runs", post(start_run))
             .route("/v1/runs/{thread}", get(get_run))
+            .route("/v1/runs/{thread}/graph", get(get_graph))
             .route("/v1/runs/{thread}/hitl", post(answer_hitl))
             .with_state(app)
             .layer(axum::middleware::from_fn_with_state(door, door::guard));
@@ -184,24 +187,14 @@ async fn answer_hitl(
     if let Some(last_event_id) = headers.get("last-event-id") {
         return resume(&app, last_event_id, &body);
     }
-    if !amplifier_protocol::runs::valid_id(&thread) {
-        return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
-    }
     let answer = serde_json::from_slice::<Value>(&body).ok();
     let field = |key: &str| answer.as_ref().and_then(|a| a.get(key)).and_then(Value::as_str).map(str::to_owned);
     let (Some(request_id), Some(text)) = (field("requestId"), field("answer")) else {
         return error(StatusCode::BAD_REQUEST, "the body must be a JSON object {requestId, answer}, both strings");
     };
-    // SQLite blocks: off the async workers.
-    let reader = app.clone();
-    let read_thread = thread.clone();
-    let state = match tokio::task::spawn_blocking(move || reader.host.run_state(&read_thread)).await {
-        Ok(Ok(state)) => state,
-        Ok(Err(err)) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
-        Err(err) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
-    };
-    let Some(state) = state else {
-        return error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"));
+    let state = match run_state(&app, &thread).await {
+        Ok(state) => state,
+        Err(response) => return response,
     };
     match state.pointer("/pendingHitl/id").and_then(Value::as_str) {
         Some(pending) if pending == request_id => {}
@@ -331,15 +324,33 @@ fn sse_response(reader: Reader) -> Response {
 }
 
 async fn get_run(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Response {
-    if !amplifier_protocol::runs::valid_id(&thread) {
-        return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
+    match run_state(&app, &thread).await {
+        Ok(state) => json_response(StatusCode::OK, state),
+        Err(response) => response,
+    }
+}
+
+async fn get_graph(State(app): State<Arc<App>>, Path(thread): Path<String>) -> Response {
+    match run_state(&app, &thread).await {
+        Ok(Value::Object(mut state)) if state.contains_key("graph") => {
+            json_response(StatusCode::OK, state.remove("graph").unwrap_or_default())
+        }
+        Ok(_) => error(StatusCode::NOT_FOUND, format!("the run of thread `{thread}` keeps no handoff graph")),
+        Err(response) => response,
+    }
+}
+
+/// The thread's run state, or the response that says why there is none.
+async fn run_state(app: &Arc<App>, thread: &str) -> Result<Value, Response> {
+    if !amplifier_protocol::runs::valid_id(thread) {
+        return Err(error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id")));
     }
     // SQLite blocks: off the async workers.
-    let found = tokio::task::spawn_blocking(move || app.host.run_state(&thread).map(|state| (thread, state))).await;
-    match found {
-        Ok(Ok((_, Some(state)))) => json_response(StatusCode::OK, state),
-        Ok(Ok((thread, None))) => error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`")),
-        Ok(Err(err)) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
-        Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}")),
+    let (app, id) = (app.clone(), thread.to_owned());
+    match tokio::task::spawn_blocking(move || app.host.run_state(&id)).await {
+        Ok(Ok(Some(state))) => Ok(state),
+        Ok(Ok(None)) => Err(error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"))),
+        Ok(Err(err)) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}"))),
+        Err(err) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}"))),
     }
 }

@@ -1,7 +1,7 @@
 //! Plugin spans as host `tracing` spans. A cdylib has its own copy of
 //! `tracing`'s globals, so a span a plugin opens never reaches the host's
 //! subscriber; plugins emit `trace:span_start` / `trace:span_end` events
-//! instead (see `orchestrator-router`), and this hook opens and closes real
+//! instead (see the SDK's `trace::Span`), and this hook opens and closes real
 //! spans for them, parented as the plugin said. With `--otlp` the subscriber
 //! exports them through OpenTelemetry (`otlp.rs`).
 
@@ -59,6 +59,20 @@ impl SpanBridge {
             usage.output_tokens = Empty,
             usage.total_tokens = Empty,
             error = Empty,
+            // orchestrator-plan's run and handoff spans.
+            workflowName = Empty,
+            threadId = Empty,
+            mode = Empty,
+            resumed = Empty,
+            status = Empty,
+            turns = Empty,
+            handoffs = Empty,
+            stepId = Empty,
+            capabilityId = Empty,
+            depth = Empty,
+            asked_person = Empty,
+            qa.score = Empty,
+            qa.pass = Empty,
         );
         if root {
             span.record("user_id", self.user.as_str());

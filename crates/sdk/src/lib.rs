@@ -116,6 +116,7 @@ mod runtime;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tool_name;
+pub mod trace;
 
 use std::future::Future;
 

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use amplifier_sdk::events;
 use amplifier_sdk::ops::{AgentSummary, SpawnRequest};
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::trace::Span;
 
 use crate::action::{parse_action, scrub, Action, PlanPatch, StepSpec, SENTINEL_END, SENTINEL_START};
 use crate::quality::{self, artifact_from, content_of, parse_qa};
@@ -46,6 +47,8 @@ struct Run<'a> {
     state: RunState,
     registry: Vec<AgentSummary>,
     phase: Option<String>,
+    /// `plan.run`: the run's trace span; each handoff's is its child.
+    span: Span,
 }
 
 /// What the planner's turn decided.
@@ -83,47 +86,60 @@ pub(crate) async fn run_app(orch: &PlanOrchestrator, request: RunRequest) -> Mod
         }
     };
     let registry = orch.host.agents().await?;
-    let mut run = Run { orch, store, state, registry, phase: None };
-    orch.emit("plan:start", json!({"threadId": thread, "mode": "app", "resumed": resumed})).await;
-    if let Some(bundle) = run.state.bundle.clone() {
-        orch.emit(
-            "plan:message",
-            json!({"message": "Thread already completed; returning the stored bundle", "threadId": thread}),
-        )
-        .await;
-        return Ok(bundle.to_string());
-    }
-    match (run.state.pending_hitl.clone(), request.hitl_response) {
-        (Some(pending), Some(response)) if response.request_id == pending.id => {
-            run.answered(pending, response.answer).await?;
-        }
-        (Some(pending), Some(response)) => {
-            return Err(ModuleError::new(
-                ErrorKind::InvalidRequest,
-                format!(
-                    "`{}` is not the question thread {thread} waits for (it waits for `{}`)",
-                    response.request_id, pending.id
-                ),
-            ));
-        }
-        // Asked again without an answer: the same question, nothing runs.
-        (Some(pending), None) => return Ok(run.announce(&pending).await),
-        (None, Some(response)) => {
-            return Err(ModuleError::new(
-                ErrorKind::InvalidRequest,
-                format!("thread {thread} waits for no answer (hitlResponse `{}`)", response.request_id),
-            ));
-        }
-        (None, None) => {}
-    }
-    if resumed {
-        orch.emit("plan:message", json!({"message": "Resuming existing thread state", "threadId": thread})).await;
-    }
-    run.store.save(&run.state).await?;
-    run.drive().await
+    let attributes =
+        json!({"workflowName": orch.config.workflow_name, "threadId": thread, "mode": "app", "resumed": resumed});
+    let span = Span::start(&orch.host, "plan.run", None, attributes).await;
+    let mut run = Run { orch, store, state, registry, phase: None, span };
+    let result = run.app(resumed, request.hitl_response).await;
+    let Run { state, span, .. } = run;
+    let attributes = json!({"status": state.status, "turns": state.turns, "handoffs": state.finished_handoffs()});
+    span.end(result.as_ref().map(drop).map_err(|err| err.message.clone()), attributes).await;
+    result
 }
 
 impl Run<'_> {
+    /// Announces the run, settles a pending question, and drives the plan.
+    async fn app(&mut self, resumed: bool, hitl_response: Option<crate::HitlResponse>) -> ModuleResult<String> {
+        let (orch, thread) = (self.orch, self.state.thread_id.clone());
+        orch.emit("plan:start", json!({"threadId": thread, "mode": "app", "resumed": resumed})).await;
+        if let Some(bundle) = self.state.bundle.clone() {
+            orch.emit(
+                "plan:message",
+                json!({"message": "Thread already completed; returning the stored bundle", "threadId": thread}),
+            )
+            .await;
+            return Ok(bundle.to_string());
+        }
+        match (self.state.pending_hitl.clone(), hitl_response) {
+            (Some(pending), Some(response)) if response.request_id == pending.id => {
+                self.answered(pending, response.answer).await?;
+            }
+            (Some(pending), Some(response)) => {
+                return Err(ModuleError::new(
+                    ErrorKind::InvalidRequest,
+                    format!(
+                        "`{}` is not the question thread {thread} waits for (it waits for `{}`)",
+                        response.request_id, pending.id
+                    ),
+                ));
+            }
+            // Asked again without an answer: the same question, nothing runs.
+            (Some(pending), None) => return Ok(self.announce(&pending).await),
+            (None, Some(response)) => {
+                return Err(ModuleError::new(
+                    ErrorKind::InvalidRequest,
+                    format!("thread {thread} waits for no answer (hitlResponse `{}`)", response.request_id),
+                ));
+            }
+            (None, None) => {}
+        }
+        if resumed {
+            orch.emit("plan:message", json!({"message": "Resuming existing thread state", "threadId": thread})).await;
+        }
+        self.store.save(&self.state).await?;
+        self.drive().await
+    }
+
     fn config(&self) -> &crate::Config {
         &self.orch.config
     }
@@ -616,21 +632,53 @@ impl Run<'_> {
     /// Runs one step; `Some` when its specialist asked a person and the run
     /// pauses (the result to return now).
     async fn run_step(&mut self, index: usize) -> ModuleResult<Option<String>> {
+        let step = &self.state.plan.steps[index];
+        let Some(agent) = self.agent_for(step) else { return self.skip_step(index).await };
+        let attributes = json!({
+            "stepId": step.id,
+            "capabilityId": step.capability_id,
+            "agent": agent,
+            // The generation → QA cycle this step belongs to.
+            "depth": self.qa_cycles() + 1,
+        });
+        let span = Span::start(&self.orch.host, &format!("handoff.{agent}"), Some(&self.span), attributes).await;
+        let result = self.handoff(index, agent).await;
+        let step = &self.state.plan.steps[index];
+        let mut attributes = json!({"status": step.status, "asked_person": matches!(result, Ok(Some(_)))});
+        if let Some(qa) = &step.qa {
+            attributes["qa.score"] = json!(qa.score);
+            attributes["qa.pass"] = json!(qa.pass);
+        }
+        let outcome = match &result {
+            Err(err) => Err(err.message.clone()),
+            Ok(_) if step.status == StepStatus::Failed => Err("the specialist never answered".to_owned()),
+            Ok(_) => Ok(()),
+        };
+        span.end(outcome, attributes).await;
+        result
+    }
+
+    /// No agent offers the step's capability: it is skipped, with a warning.
+    async fn skip_step(&mut self, index: usize) -> ModuleResult<Option<String>> {
         let step = self.state.plan.steps[index].clone();
         let capability = step.capability_id.clone().unwrap_or_default();
-        let Some(agent) = self.agent_for(&step) else {
-            self.state.plan.steps[index].status = StepStatus::Skipped;
-            let reason = self.missing_reason(&capability);
-            self.warn(
-                reason,
-                format!("no agent offers capability `{capability}`; step `{}` is skipped", step.id),
-                json!({"capabilityId": capability, "stepId": step.id}),
-            )
-            .await;
-            let patch = json!({"skip": [step.id], "reason": "missing capability"});
-            self.plan_updated(patch, Some(format!("capability `{capability}` is not available"))).await?;
-            return Ok(None);
-        };
+        self.state.plan.steps[index].status = StepStatus::Skipped;
+        let reason = self.missing_reason(&capability);
+        self.warn(
+            reason,
+            format!("no agent offers capability `{capability}`; step `{}` is skipped", step.id),
+            json!({"capabilityId": capability, "stepId": step.id}),
+        )
+        .await;
+        let patch = json!({"skip": [step.id], "reason": "missing capability"});
+        self.plan_updated(patch, Some(format!("capability `{capability}` is not available"))).await?;
+        Ok(None)
+    }
+
+    /// Hands step `index` off to `agent` and takes in the answer.
+    async fn handoff(&mut self, index: usize, agent: String) -> ModuleResult<Option<String>> {
+        let step = self.state.plan.steps[index].clone();
+        let capability = step.capability_id.clone().unwrap_or_default();
         self.state.turns += 1;
         self.state.plan.steps[index].agent = Some(agent.clone());
         let payload = self.payload_for(&step);

@@ -84,6 +84,8 @@ pub(crate) struct Config {
     chat_instruction: Option<String>,
     /// Questions to a person per run; more are refused (`hitl_denied`).
     hitl_max_requests: u32,
+    /// The `workflowName` of the run's trace span (`plan.run`).
+    workflow_name: String,
     /// `plan:prompt_preview` before every model call and handoff: what the
     /// planner and each specialist are sent. It shows the orchestrator's own
     /// prompt, so it is off unless debugging.

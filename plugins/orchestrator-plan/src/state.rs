@@ -189,6 +189,46 @@ impl RunState {
     pub fn finished_handoffs(&self) -> usize {
         self.plan.steps.iter().filter(|s| !s.is_finalize() && !s.is_pending()).count()
     }
+
+    /// Who handed off to whom, in order (`GET /v1/runs/{thread}/graph`):
+    /// nodes `{id, kind: orchestrator|agent|person}`; an edge per handoff
+    /// that ran `{from, to, stepId, capabilityId, status, qa?}` and per
+    /// question to a person `{from, to: "person", requestId, answered}`.
+    pub fn graph(&self) -> Value {
+        let mut nodes = vec![serde_json::json!({"id": "orchestrator", "kind": "orchestrator"})];
+        let mut node = |id: &str, kind: &str| {
+            if !nodes.iter().any(|n| n["id"] == id) {
+                nodes.push(serde_json::json!({"id": id, "kind": kind}));
+            }
+        };
+        let mut edges = Vec::new();
+        let ran = self
+            .plan
+            .steps
+            .iter()
+            .filter(|s| !s.is_finalize() && matches!(s.status, StepStatus::Done | StepStatus::Failed));
+        for step in ran {
+            let Some(agent) = &step.agent else { continue };
+            node(agent, "agent");
+            let mut edge = serde_json::json!({
+                "from": "orchestrator",
+                "to": agent,
+                "stepId": step.id,
+                "capabilityId": step.capability_id,
+                "status": step.status,
+            });
+            if let Some(qa) = &step.qa {
+                edge["qa"] = serde_json::json!({"score": qa.score, "pass": qa.pass});
+            }
+            edges.push(edge);
+        }
+        for asked in self.hitl.iter().chain(&self.pending_hitl) {
+            node("person", "person");
+            let edge = serde_json::json!({"from": asked.asked_by, "to": "person", "requestId": asked.id, "answered": asked.answer.is_some()});
+            edges.push(edge);
+        }
+        serde_json::json!({"nodes": nodes, "edges": edges})
+    }
 }
 
 /// One thread's state, kept by the host.
@@ -223,8 +263,11 @@ impl Store {
         Ok(Some(state))
     }
 
+    /// Saves the state, with its [`RunState::graph`] for readers of the
+    /// store (loading ignores it).
     pub async fn save(&self, state: &RunState) -> ModuleResult<()> {
-        let value = serde_json::to_value(state).map_err(|err| ModuleError::internal(err.to_string()))?;
+        let mut value = serde_json::to_value(state).map_err(|err| ModuleError::internal(err.to_string()))?;
+        value["graph"] = state.graph();
         self.host.save_run_state(&self.thread, value).await
     }
 }
@@ -235,6 +278,56 @@ mod tests {
 
     fn constraints() -> Constraints {
         Constraints { quality_threshold: 0.8, execution_depth: 2, acceptance_criteria: vec![], max_turns: 20 }
+    }
+
+    fn step(id: &str, agent: &str, status: StepStatus) -> Step {
+        Step {
+            id: id.into(),
+            capability_id: Some(format!("cap.{id}")),
+            action: None,
+            agent: Some(agent.into()),
+            status,
+            note: None,
+            payload: None,
+            artifact: None,
+            qa: None,
+        }
+    }
+
+    #[test]
+    fn the_graph_has_an_edge_per_handoff_that_ran_and_per_question() {
+        let mut state = RunState::new("t1", "do it", Value::Null, constraints());
+        let mut review = step("review", "qa", StepStatus::Done);
+        review.qa = Some(QaReport { pass: true, score: 0.9, issues: vec![], criteria: vec![] });
+        state.plan.steps =
+            vec![step("draft", "writer", StepStatus::Done), review, step("later", "writer", StepStatus::Pending)];
+        state.pending_hitl = Some(HitlRequest {
+            id: "hitl_1".into(),
+            question: "Which?".into(),
+            options: vec![],
+            asked_by: "qa".into(),
+            step_id: Some("review".into()),
+            answer: None,
+            denied: false,
+        });
+        let graph = state.graph();
+        let kinds: Vec<(&str, &str)> = graph["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| (n["id"].as_str().unwrap(), n["kind"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [("orchestrator", "orchestrator"), ("writer", "agent"), ("qa", "agent"), ("person", "person")]
+        );
+        let edges = graph["edges"].as_array().unwrap();
+        assert_eq!(edges.len(), 3, "the pending step has not run: {edges:?}");
+        assert_eq!(edges[1]["qa"], serde_json::json!({"score": 0.9, "pass": true}));
+        assert_eq!(
+            edges[2],
+            serde_json::json!({"from": "qa", "to": "person", "requestId": "hitl_1", "answered": false})
+        );
     }
 
     #[test]

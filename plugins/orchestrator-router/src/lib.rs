@@ -13,7 +13,8 @@
 //! `router:*` events; save the exchange, tool calls included, only when the
 //! agent finished and its `save_chat` is on. Spans `chat.turn` and
 //! `agent.<id>` cross the ABI as `trace:span_start`/`trace:span_end`
-//! events ([`trace`]), which the CLI turns into `tracing` spans.
+//! events (the SDK's `trace::Span`), which the CLI turns into `tracing`
+//! spans.
 //!
 //! In the child session itself (an agent whose overlay names no orchestrator
 //! of its own) this module is the agent: a streaming agent loop on the
@@ -21,7 +22,6 @@
 
 mod agent;
 mod classifier;
-mod trace;
 mod turn;
 
 use amplifier_sdk::ops;

@@ -16,10 +16,10 @@
 use std::sync::Arc;
 
 use amplifier_sdk::prelude::*;
+use amplifier_sdk::trace::Span;
 use amplifier_sdk::{events, ops};
 use futures::StreamExt;
 
-use crate::trace::Span;
 use crate::{Agent, Router};
 
 pub(crate) const SELECTED: &str = "router:selected";

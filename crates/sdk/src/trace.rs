@@ -7,13 +7,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use amplifier_sdk::prelude::*;
+use serde_json::{json, Value};
 
-pub(crate) const SPAN_START: &str = "trace:span_start";
-pub(crate) const SPAN_END: &str = "trace:span_end";
+use crate::Host;
+
+pub const SPAN_START: &str = "trace:span_start";
+pub const SPAN_END: &str = "trace:span_end";
 
 /// An open span; [`Span::end`] closes it.
-pub(crate) struct Span {
+pub struct Span {
     host: Host,
     id: String,
 }
@@ -32,7 +34,7 @@ fn next_id() -> String {
 }
 
 impl Span {
-    pub(crate) async fn start(host: &Host, name: &str, parent: Option<&Span>, attributes: Value) -> Span {
+    pub async fn start(host: &Host, name: &str, parent: Option<&Span>, attributes: Value) -> Span {
         let span = Span { host: host.clone(), id: next_id() };
         let data = json!({
             "span_id": span.id,
@@ -45,7 +47,7 @@ impl Span {
     }
 
     /// Ends the span, `Err` marking it failed with that description.
-    pub(crate) async fn end(self, outcome: Result<(), String>, attributes: Value) {
+    pub async fn end(self, outcome: Result<(), String>, attributes: Value) {
         let data = match outcome {
             Ok(()) => json!({"span_id": self.id, "status": "ok", "attributes": attributes}),
             Err(error) => json!({"span_id": self.id, "status": "error", "error": error, "attributes": attributes}),
@@ -53,7 +55,7 @@ impl Span {
         self.emit(SPAN_END, data).await;
     }
 
-    /// Tracing never fails a turn.
+    /// Tracing never fails a run.
     async fn emit(&self, event: &str, data: Value) {
         if let Value::Object(data) = data {
             if let Err(err) = self.host.emit(event, data).await {
