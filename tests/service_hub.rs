@@ -92,11 +92,16 @@ impl Drop for Run {
 }
 
 fn write_plan(dir: &std::path::Path, script: &str) {
+    write_plan_with(dir, script, "");
+}
+
+/// [`write_plan`] with more of the hub's config (`key: value, ` pairs).
+fn write_plan_with(dir: &std::path::Path, script: &str, config: &str) {
     let requests = dir.join("requests.jsonl");
     let provider =
         scripted(script).replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
     let services = format!(
-        "  - {{module: tool-services, source: \"{}\", config: {{port: 0, task_timeout_ms: 30000}}}}",
+        "  - {{module: tool-services, source: \"{}\", config: {{{config}port: 0, task_timeout_ms: 30000}}}}",
         plugin("tool-services")
     );
     std::fs::write(dir.join("plan.yaml"), plan_yaml(&provider, &services, "  []")).unwrap();
@@ -423,4 +428,49 @@ fn a_specialist_calls_a_remote_tool_through_its_parents_hub() {
         (complete.event.as_str(), &complete.data["data"]["message"]),
         ("complete", &json!("Clear skies in Paris."))
     );
+}
+
+#[test]
+fn a_service_calls_another_services_tool_through_the_hub() {
+    let dir = tempfile::tempdir().unwrap();
+    // The call says how urgent it is; the plan makes the weather service's tasks low priority.
+    let script = r#"[{tool_calls: [{name: services_wait, arguments: {service: planner, timeout: 60}}]}, {tool_calls: [{name: planner__plan, arguments: {city: Paris, _meta: {priority: high}}}]}, {text: "planned"}]"#;
+    write_plan_with(dir.path(), script, "priorities: {weather: low}, ");
+    let mut run = Run::start(dir.path(), "plan a trip");
+    let url = listening_url(&mut run);
+    let (seen_tx, seen) = mpsc::channel::<Value>();
+    let seen_tx = std::sync::Mutex::new(seen_tx);
+    let weather =
+        Service::new("weather", "Weather Service").tool(ToolInfo::new("forecast", "Forecast"), move |task: Task| {
+            let _ = seen_tx.lock().unwrap().send(task.metadata.clone());
+            async move { Ok::<_, TaskError>(json!({"city": task.params["city"], "sky": "clear"})) }
+        });
+    // The planner asks the weather service, through the hub, while it runs its own task.
+    let planner =
+        Service::new("planner", "Trip Planner").tool(ToolInfo::new("plan", "Plans a trip"), |task: Task| async move {
+            let forecast = task.request("weather__forecast", json!({"city": task.params["city"]})).await?;
+            let missing = task.request("weather__nothing", json!({})).await.unwrap_err();
+            let priority = task.metadata["priority"].clone();
+        Ok::<_, TaskError>(json!({"go": forecast["sky"] == "clear", "forecast": forecast, "missing": missing.code, "priority": priority}))
+        });
+    let rt = runtime();
+    let options = ConnectOptions::new(&url);
+    let weather = rt.block_on(weather.connect(&options)).unwrap();
+    let planner = rt.block_on(planner.connect(&options)).unwrap();
+
+    run.wait_for("run:result", LATER_EVENT);
+    drop((weather, planner));
+    let (success, lines, stderr) = run.finish();
+    assert!(success, "stderr:\n{stderr}");
+    let post = lines
+        .iter()
+        .find(|l| l["event"] == "tool:post" && l["data"]["tool_name"] == "planner__plan")
+        .expect("the planner answered");
+    assert_eq!(
+        post["data"]["result"]["output"],
+        json!({"go": true, "forecast": {"city": "Paris", "sky": "clear"}, "missing": "NOT_FOUND", "priority": "high"})
+    );
+    let metadata = seen.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_eq!(metadata["agentId"], "planner", "the weather task was the planner's");
+    assert_eq!(metadata["priority"], "low", "the plan's priority for the weather service");
 }

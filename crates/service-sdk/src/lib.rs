@@ -53,7 +53,7 @@ use futures_util::stream::{SplitStream, StreamExt};
 use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -299,8 +299,12 @@ impl Service {
             }
         });
         let (closed_tx, closed) = watch::channel(false);
-        let shared =
-            Arc::new(Shared { service_id: self.id.clone(), outgoing: outgoing.clone(), running: Mutex::default() });
+        let shared = Arc::new(Shared {
+            service_id: self.id.clone(),
+            outgoing: outgoing.clone(),
+            running: Mutex::default(),
+            requests: Mutex::default(),
+        });
         let handlers: HashMap<String, Handler> =
             self.tools.iter().map(|(info, handler)| (info.id.clone(), handler.clone())).collect();
         let reader = tokio::spawn(read_loop(stream, shared.clone(), handlers, closed_tx));
@@ -342,11 +346,37 @@ struct Shared {
     outgoing: mpsc::UnboundedSender<Message>,
     /// Running tasks, to abort those the hub gave up on.
     running: Mutex<HashMap<String, AbortHandle>>,
+    /// This service's `service.task.request`s waiting for their answer.
+    requests: Mutex<HashMap<String, oneshot::Sender<Value>>>,
 }
 
 impl Shared {
     fn send(&self, kind: &str, request_id: Option<&str>, content: Value) {
         let _ = self.outgoing.send(Message::text(frame_with_id(&new_id(), kind, request_id, content)));
+    }
+
+    async fn request(&self, tool: &str, params: Value) -> Result<Value, TaskError> {
+        let id = new_id();
+        let (answer, answered) = oneshot::channel();
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).insert(id.clone(), answer);
+        let content = json!({"serviceId": self.service_id, "tool": tool, "params": params});
+        let _ = self.outgoing.send(Message::text(frame_with_id(&id, "service.task.request", None, content)));
+        let closed = || TaskError::new("SERVICE_DISCONNECTED", "the connection to the hub closed before the answer");
+        let content = answered.await.map_err(|_| closed())?;
+        if content["status"] == "completed" {
+            return Ok(content["result"].clone());
+        }
+        let error = &content["error"];
+        let code = error["type"].as_str().or_else(|| error["code"].as_str()).unwrap_or("TASK_FAILED");
+        let message = error["message"].as_str().or_else(|| error["error"].as_str()).unwrap_or("the task failed");
+        Err(TaskError::new(code, message))
+    }
+
+    /// Hands a `service.task.response` (or an `error` answering a request)
+    /// to the request waiting for it; false if none is.
+    fn answer(&self, request_id: Option<&str>, content: Value) -> bool {
+        let waiting = request_id.and_then(|id| self.requests.lock().unwrap_or_else(PoisonError::into_inner).remove(id));
+        waiting.map(|waiting| waiting.send(content)).is_some()
     }
 }
 
@@ -395,6 +425,13 @@ impl Connection {
             None,
             json!({"serviceId": self.shared.service_id, "error": message, "code": code}),
         );
+    }
+
+    /// Asks the hub to run another service's tool (`tool`: its mounted
+    /// name, `<service>__<tool>`) and waits for the answer: its result, or
+    /// the error the hub or that service gave (a timeout included).
+    pub async fn request(&self, tool: &str, params: Value) -> Result<Value, TaskError> {
+        self.shared.request(tool, params).await
     }
 
     /// Sends any frame (`{type, content, …}`; `id` and `timestamp` are added when missing).
@@ -468,6 +505,12 @@ impl Task {
     pub fn warning(&self, message: &str) {
         self.notify("warning", message, Value::Null);
     }
+
+    /// Asks the hub to run another service's tool for this task (see
+    /// [`Connection::request`]).
+    pub async fn request(&self, tool: &str, params: Value) -> Result<Value, TaskError> {
+        self.shared.request(tool, params).await
+    }
 }
 
 async fn read_loop(
@@ -490,6 +533,12 @@ async fn read_loop(
         match frame["type"].as_str().unwrap_or_default() {
             "service.task.execute" => start_task(&shared, &handlers, &frame),
             "ping" => shared.send("pong", frame["id"].as_str(), json!({"timestamp": now()})),
+            "service.task.response" => {
+                if !shared.answer(frame["requestId"].as_str(), content.clone()) {
+                    tracing::debug!(request = %frame["requestId"], "an answer to no request of ours");
+                }
+            }
+            "error" if shared.answer(frame["requestId"].as_str(), json!({"status": "failed", "error": content})) => {}
             "error" => {
                 let task_id = content["taskId"].as_str();
                 tracing::warn!(code = %content["code"], error = %content["error"], task = ?task_id, "error from the service hub");
@@ -505,6 +554,8 @@ async fn read_loop(
     for (_, task) in shared.running.lock().unwrap_or_else(PoisonError::into_inner).drain() {
         task.abort();
     }
+    // Requests still waiting get their "closed" error.
+    shared.requests.lock().unwrap_or_else(PoisonError::into_inner).clear();
     closed.send_replace(true);
 }
 

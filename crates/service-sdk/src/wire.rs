@@ -17,6 +17,8 @@ pub mod out {
     pub const PING: &str = "ping";
     pub const PONG: &str = "pong";
     pub const ERROR: &str = "error";
+    /// The answer to a service's `service.task.request`.
+    pub const TASK_RESPONSE: &str = "service.task.response";
 }
 
 /// Message types, service → orchestrator.
@@ -31,6 +33,8 @@ pub mod inbound {
     pub const ERROR: &str = "service.error";
     pub const PING: &str = "ping";
     pub const PONG: &str = "pong";
+    /// A service asks the hub to run another service's tool.
+    pub const TASK_REQUEST: &str = "service.task.request";
 }
 
 /// Error codes the hub sends in `error` frames and puts in failed tool results.

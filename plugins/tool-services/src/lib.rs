@@ -15,6 +15,7 @@
 //! | `orchestrator.welcome` | `{version, message, config: {maxConcurrentTasks, heartbeatInterval, taskTimeout, maxMessageSize}}` (first frame) |
 //! | `service.registered` | `{serviceId, name, status, registeredAt, tools, message}` |
 //! | `service.task.execute` | frame `id` = task id; `{taskId, functionName, toolId, params, metadata: {agentId, clientId, timestamp, priority, tool}}` |
+//! | `service.task.response` | `{tool, status, result, error?}` with `requestId`: the answer to a `service.task.request` |
 //! | `notification.received` | `{message, notificationId}` (ack of a notification) |
 //! | `service.status.updated` | `{serviceId, status, message}` |
 //! | `ping` / `pong` | `{timestamp}` |
@@ -30,6 +31,7 @@
 //! | `service.status` (alias `service.status.update`) | `{status, message}`; status ∈ active, inactive, busy, error, maintenance |
 //! | `service.notification` | `{notification: {type, message, data}}` |
 //! | `service.error` | `{error, code, taskId?}` |
+//! | `service.task.request` | `{tool \| serviceId + functionName, params, priority?}`: run another service's tool |
 //! | `ping` / `pong` | `{timestamp}` |
 //!
 //! Behaviour (where the protocol's document and its reference code
@@ -58,6 +60,11 @@
 //! - The hub pings every `heartbeat_interval_ms`; a service that did not
 //!   answer the previous ping is `inactive` until it pongs again, and after
 //!   `heartbeat_max_missed` missed pings the connection is closed.
+//! - A call's priority (`low`, `normal`, `high`): its input's `_meta.priority`
+//!   (removed before the service sees the params), else `priorities` by tool
+//!   or service, else `priority`. Queued calls go out highest first.
+//! - `services_list` shows each service's tasks (`running`/`queued`, priority,
+//!   who asked).
 //! - With `token` set, the WebSocket handshake needs
 //!   `Authorization: Bearer <token>` or `?token=<token>` (else HTTP 401).
 //!
@@ -82,6 +89,7 @@ mod server;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
@@ -92,7 +100,7 @@ use amplifier_service_sdk::wire;
 use futures_util::future::BoxFuture;
 use serde::Deserialize;
 
-use crate::hub::{events, Caller, Hub, HubConfig, HubHost};
+use crate::hub::{events, Caller, Hub, HubConfig, HubHost, Priority};
 
 /// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
@@ -108,6 +116,8 @@ struct Config {
     heartbeat_interval_ms: u64,
     heartbeat_max_missed: u32,
     max_message_bytes: usize,
+    priority: Priority,
+    priorities: HashMap<String, Priority>,
 }
 
 impl Config {
@@ -121,6 +131,8 @@ impl Config {
             max_message_bytes: self.max_message_bytes.max(1024),
             // An empty token (`${SERVICES_TOKEN:-}`) means no authentication.
             token: self.token.clone().filter(|token| !token.is_empty()),
+            priority: self.priority,
+            priorities: self.priorities.clone(),
         }
     }
 }
@@ -364,7 +376,7 @@ fn mount(ctx: MountContext) -> ModuleResult<Tools> {
     });
     amplifier_sdk::runtime().spawn(join(shared.clone(), host.clone(), membership.joined.clone()));
     let hub = shared.hub.clone();
-    let caller = Caller { session_id: info.session_id, host };
+    let caller = Caller { agent_id: info.session_id, host: Some(host) };
     Ok(Tools::new()
         .with(Wait { hub: hub.clone(), membership: membership.clone() })
         .with(List { hub: hub.clone(), _membership: membership.clone() })

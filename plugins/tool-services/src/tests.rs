@@ -822,3 +822,97 @@ fn registration_names_tools_for_models_and_refuses_bad_ones() {
         assert_eq!(third.recv_frame().await["content"]["code"], code::TOOL_NAME_CONFLICT);
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queued_calls_go_out_by_priority_and_the_listing_shows_each_task() {
+    let mut priorities = std::collections::HashMap::new();
+    priorities.insert("svc__work".to_owned(), crate::hub::Priority::Low);
+    let t = start_hub(HubConfig { max_concurrent_tasks: 1, max_queued_tasks: 10, priorities, ..config() }).await;
+    let mut service = Raw::connect(&t.url).await;
+    service.register("svc", json!([{"id": "work"}])).await;
+    let first = call(&t.hub, "svc__work", json!({"n": 0}));
+    let first_task = service.recv_frame().await;
+    assert_eq!(first_task["content"]["metadata"]["priority"], "low", "the plan's priority for the tool");
+    // Queued in this order; they go out high, normal, low (FIFO within a priority).
+    let mut queued = Vec::new();
+    for (n, priority) in [(1, None), (2, Some("high")), (3, Some("normal")), (4, Some("high"))] {
+        let input = match priority {
+            Some(priority) => json!({"n": n, "_meta": {"priority": priority}}),
+            None => json!({"n": n}),
+        };
+        queued.push(call(&t.hub, "svc__work", input));
+        eventually("queued", || t.hub.pending_tasks() == n + 1).await;
+    }
+    let listing = t.hub.list();
+    let tasks = listing["services"][0]["tasks"].as_array().unwrap();
+    let statuses: Vec<(&str, &str)> =
+        tasks.iter().map(|t| (t["status"].as_str().unwrap(), t["priority"].as_str().unwrap())).collect();
+    assert_eq!(statuses.iter().filter(|(s, _)| *s == "running").count(), 1, "{tasks:?}");
+    assert_eq!(statuses.iter().filter(|(s, _)| *s == "queued").count(), 4, "{tasks:?}");
+    assert!(tasks.iter().all(|t| t["tool"] == "svc__work"));
+
+    let mut order = Vec::new();
+    let mut task = first_task;
+    for _ in 0..4 {
+        service.result(task["id"].as_str().unwrap(), json!("done")).await;
+        task = service.recv_frame().await;
+        assert!(task["content"]["params"].get("_meta").is_none(), "the call's _meta is not the tool's: {task}");
+        order.push((task["content"]["params"]["n"].as_u64().unwrap(), task["content"]["metadata"]["priority"].clone()));
+    }
+    service.result(task["id"].as_str().unwrap(), json!("done")).await;
+    assert_eq!(order, [(2, json!("high")), (4, json!("high")), (3, json!("normal")), (1, json!("low"))]);
+    first.await.unwrap();
+    for call in queued {
+        assert!(call.await.unwrap().success);
+    }
+    let refused = t.hub.call("svc__work", json!({"_meta": {"priority": "urgent"}}), None).await;
+    assert_eq!(error_type(&refused), code::INVALID_MESSAGE);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_runs_another_services_tool_through_the_hub_and_gets_one_answer() {
+    let t = start_hub(HubConfig { task_timeout: Duration::from_millis(500), ..config() }).await;
+    let mut asker = Raw::connect(&t.url).await;
+    asker.register("planner", json!([{"id": "plan"}])).await;
+    let mut worker = Raw::connect(&t.url).await;
+    worker.register("llm", generate_text()).await;
+
+    let request = |id: &str, content: Value| json!({"id": id, "type": "service.task.request", "content": content});
+    asker
+        .send(request("ask-1", json!({"tool": "llm__generate_text", "params": {"prompt": "hi"}, "priority": "high"})))
+        .await;
+    let task = worker.recv_frame().await;
+    assert_eq!(task["type"], "service.task.execute");
+    assert_eq!(task["content"]["params"], json!({"prompt": "hi"}));
+    assert_eq!(task["content"]["metadata"]["agentId"], "planner", "the asking service is the task's agent");
+    assert_eq!(task["content"]["metadata"]["priority"], "high");
+    let task_id = task["id"].as_str().unwrap().to_owned();
+    worker.result(&task_id, json!({"text": "hello"})).await;
+    worker.result(&task_id, json!({"text": "again"})).await; // a second result changes nothing
+    let answer = asker.recv_frame().await;
+    assert_eq!(answer["type"], "service.task.response");
+    assert_eq!(answer["requestId"], "ask-1");
+    assert_eq!(
+        (&answer["content"]["status"], &answer["content"]["result"]),
+        (&json!("completed"), &json!({"text": "hello"}))
+    );
+    asker.expect_silence(Duration::from_millis(100)).await;
+
+    // By service id and function name; the worker never answers: the hub's timeout does, once.
+    asker
+        .send(request("ask-2", json!({"serviceId": "llm", "functionName": "generate_text", "params": {"prompt": "x"}})))
+        .await;
+    worker.recv_frame().await;
+    let answer = asker.recv_frame().await;
+    assert_eq!((&answer["requestId"], &answer["content"]["status"]), (&json!("ask-2"), &json!("failed")));
+    assert_eq!(answer["content"]["error"]["type"], code::TIMEOUT);
+    asker.expect_silence(Duration::from_millis(100)).await;
+
+    asker.send(request("ask-3", json!({"tool": "nobody__nothing"}))).await;
+    let answer = asker.recv_frame().await;
+    assert_eq!((&answer["type"], &answer["requestId"]), (&json!("service.task.response"), &json!("ask-3")));
+    assert_eq!(answer["content"]["error"]["type"], code::NOT_FOUND);
+    asker.send(request("ask-4", json!({"serviceId": "llm"}))).await;
+    let refused = asker.recv_frame().await;
+    assert_eq!((&refused["type"], &refused["requestId"]), (&json!("error"), &json!("ask-4")));
+}

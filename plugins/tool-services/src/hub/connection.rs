@@ -96,7 +96,7 @@ impl Hub {
 
     /// One text frame from a connection. Never fails: problems are answered
     /// with `error` frames and the connection stays open.
-    pub async fn handle_text(&self, conn: ConnId, text: &str) {
+    pub async fn handle_text(self: &Arc<Self>, conn: ConnId, text: &str) {
         let msg = match wire::parse(text) {
             Ok(msg) => msg,
             Err((code, message, request_id)) => {
@@ -108,6 +108,7 @@ impl Hub {
         match msg.kind.as_str() {
             inbound::REGISTER => self.register(conn, &msg).await,
             inbound::TASK_RESULT => self.task_result(conn, &msg),
+            inbound::TASK_REQUEST => self.task_request(conn, &msg),
             inbound::TASK_NOTIFICATION | inbound::NOTIFICATION => self.notification(conn, &msg).await,
             inbound::STATUS | inbound::STATUS_ALIAS => self.status(conn, &msg).await,
             inbound::ERROR => self.service_error(conn, &msg).await,

@@ -57,6 +57,41 @@ pub struct HubConfig {
     pub max_message_bytes: usize,
     /// The shared secret a connection must present, if any.
     pub token: Option<String>,
+    /// A call's priority when neither the call (`_meta.priority`) nor
+    /// `priorities` gives one.
+    pub priority: Priority,
+    /// Priorities by tool name or service id.
+    pub priorities: HashMap<String, Priority>,
+}
+
+/// How urgent a call is: its place in its service's queue (higher first,
+/// FIFO within a priority), and `metadata.priority` of the task.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    Low,
+    #[default]
+    Normal,
+    High,
+}
+
+impl Priority {
+    pub fn parse(text: &str) -> Option<Priority> {
+        match text {
+            "low" => Some(Priority::Low),
+            "normal" => Some(Priority::Normal),
+            "high" => Some(Priority::High),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Priority::Low => "low",
+            Priority::Normal => "normal",
+            Priority::High => "high",
+        }
+    }
 }
 
 /// What the hub needs from the sessions it serves: mounting tools and
@@ -67,12 +102,13 @@ pub trait HubHost: Send + Sync + 'static {
     fn emit(&self, event: &str, data: Value) -> BoxFuture<'static, ()>;
 }
 
-/// The session a call comes from: its id goes out as the task's
-/// `metadata.agentId`, and it hears the task's notifications.
+/// Who a call comes from: `agent_id` goes out as the task's
+/// `metadata.agentId`; a calling session (`host`) hears the task's
+/// notifications (else the hub's sessions do).
 #[derive(Clone)]
 pub struct Caller {
-    pub session_id: String,
-    pub host: Arc<dyn HubHost>,
+    pub agent_id: String,
+    pub host: Option<Arc<dyn HubHost>>,
 }
 
 /// Events the hub emits.

@@ -303,10 +303,12 @@ impl Hub {
         let st = self.lock();
         let mut services: Vec<&Service> = st.services.values().collect();
         services.sort_by(|a, b| a.id.cmp(&b.id));
-        json!({
-            "address": self.address.get(),
-            "services": services.into_iter().map(describe).collect::<Vec<_>>(),
-        })
+        let described = services.into_iter().map(|service| {
+            let mut described = describe(service);
+            described["tasks"] = json!(Hub::tasks_of(&st, &service.id));
+            described
+        });
+        json!({"address": self.address.get(), "services": described.collect::<Vec<_>>()})
     }
 
     /// Waits until `service` (an id or a name; any service when `None`) is

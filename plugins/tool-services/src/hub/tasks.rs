@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 
 use super::connection::{ConnId, Outgoing};
 use super::registry::Status;
-use super::{events, Caller, Hub, State};
+use super::{events, Caller, Hub, Priority, State};
 use crate::wire::{self, code, out, Inbound};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +26,9 @@ pub(super) struct Task {
     params: Value,
     pub(super) state: TaskState,
     pub(super) done: oneshot::Sender<ToolResult>,
-    /// The session that called, when known: it hears the task's notifications.
+    /// Who called, when known (a session hears the task's notifications).
     caller: Option<Caller>,
+    priority: Priority,
 }
 
 impl Hub {
@@ -110,7 +111,7 @@ impl Hub {
                     Some(task) => (
                         Some(task.tool.clone()),
                         Some(task.function.clone()),
-                        task.caller.as_ref().map(|c| c.host.clone()),
+                        task.caller.as_ref().and_then(|c| c.host.clone()),
                     ),
                     None => {
                         tracing::debug!(service = %service, task = task_id, kind, "notification for an unknown or finished task ignored");
@@ -160,9 +161,20 @@ impl Hub {
     fn start_task(
         &self,
         tool: &str,
-        input: Value,
+        mut input: Value,
         caller: Option<Caller>,
     ) -> Result<(String, oneshot::Receiver<ToolResult>), ToolResult> {
+        // `_meta` is the call's, not the tool's (MCP's convention).
+        let meta = input.as_object_mut().and_then(|input| input.remove("_meta"));
+        let asked = meta.as_ref().and_then(|meta| meta.get("priority")).and_then(Value::as_str);
+        let asked = match asked.map(|text| Priority::parse(text).ok_or(text)) {
+            Some(Err(text)) => {
+                let message = format!("_meta.priority `{text}` is not one of low, normal, high");
+                return Err(ToolResult::failed_call(code::INVALID_MESSAGE, message));
+            }
+            Some(Ok(priority)) => Some(priority),
+            None => None,
+        };
         let mut guard = self.lock();
         let st = &mut *guard;
         if st.shutting_down {
@@ -184,11 +196,16 @@ impl Hub {
             return Err(ToolResult::failed_call(code::SERVICE_UNAVAILABLE, svc.unavailable_reason()));
         }
         let task_id = wire::new_id();
+        let configured = self.config.priorities.get(tool).or_else(|| self.config.priorities.get(&service_id));
+        let priority = asked.or(configured.copied()).unwrap_or(self.config.priority);
         let state = if svc.running < self.config.max_concurrent_tasks {
             svc.running += 1;
             TaskState::Running
         } else if svc.queue.len() < self.config.max_queued_tasks {
-            svc.queue.push_back(task_id.clone());
+            // Before the first queued call of a lower priority.
+            let tasks = &st.tasks;
+            let lower = svc.queue.iter().position(|id| tasks.get(id).is_some_and(|t| t.priority < priority));
+            svc.queue.insert(lower.unwrap_or(svc.queue.len()), task_id.clone());
             TaskState::Queued
         } else {
             return Err(ToolResult::failed_call(
@@ -202,7 +219,8 @@ impl Hub {
         };
         let conn = svc.conn;
         let (done, receiver) = oneshot::channel();
-        let task = Task { service: service_id, tool: tool.to_owned(), function, params: input, state, done, caller };
+        let task =
+            Task { service: service_id, tool: tool.to_owned(), function, params: input, state, done, caller, priority };
         if state == TaskState::Running {
             if let Some(c) = conn.and_then(|conn| st.conns.get(&conn)) {
                 let _ = c.tx.send(Outgoing::Text(self.execute_frame(&task_id, &task)));
@@ -215,7 +233,7 @@ impl Hub {
 
     fn execute_frame(&self, task_id: &str, task: &Task) -> String {
         let agent_id = match &task.caller {
-            Some(caller) => caller.session_id.as_str(),
+            Some(caller) => caller.agent_id.as_str(),
             None => self.agent_id.get().map_or("amplifier", String::as_str),
         };
         wire::frame_with_id(
@@ -231,7 +249,7 @@ impl Hub {
                     "agentId": agent_id,
                     "clientId": "amplifier",
                     "timestamp": wire::now(),
-                    "priority": "normal",
+                    "priority": task.priority.as_str(),
                     "tool": task.tool,
                 },
             }),
@@ -309,6 +327,60 @@ impl Hub {
             }
             TaskState::Queued => svc.queue.retain(|t| t != task_id),
         }
+    }
+
+    /// `service.task.request`: a service asks for another service's tool
+    /// (`tool`, its mounted name, or `serviceId` and `functionName`), with
+    /// `params` and an optional `priority`. It runs as any call does (queue,
+    /// timeout, exactly one answer), and the answer goes back to the asking
+    /// service as `service.task.response {tool, status, result | error}`.
+    pub(super) fn task_request(self: &Arc<Self>, conn: ConnId, msg: &Inbound) {
+        let Some(requester) = self.registered_service(conn, msg) else { return };
+        let request_id = msg.id.clone();
+        let tool = match msg.field("tool") {
+            Some(tool) => Some(tool.to_owned()),
+            None => {
+                let service = msg.field("serviceId");
+                let function = msg.field("functionName").or_else(|| msg.field("toolId"));
+                let st = self.lock();
+                let offers =
+                    |(owner, f): &(String, String)| Some(owner.as_str()) == service && Some(f.as_str()) == function;
+                st.routes.iter().find(|(_, route)| offers(route)).map(|(name, _)| name.clone())
+            }
+        };
+        let Some(tool) = tool else {
+            let message = "service.task.request needs `tool` (a mounted tool name) or `serviceId` and `functionName` of a registered service";
+            return self.send(conn, wire::error_frame(code::NOT_FOUND, message, request_id.as_deref(), None));
+        };
+        let mut params = msg.content.get("params").cloned().unwrap_or_else(|| json!({}));
+        if let (Some(priority), Some(object)) = (msg.field("priority"), params.as_object_mut()) {
+            object.insert("_meta".into(), json!({"priority": priority}));
+        }
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let caller = Caller { agent_id: requester, host: None };
+            let result = hub.call(&tool, params, Some(caller)).await;
+            let status = if result.success { "completed" } else { "failed" };
+            let content = json!({"tool": tool, "status": status, "result": result.output, "error": result.error});
+            hub.send(conn, wire::frame(out::TASK_RESPONSE, request_id.as_deref(), content));
+        });
+    }
+
+    /// The tasks of `service`, for listings: `{taskId, tool, status, priority, requestedBy}`.
+    pub(super) fn tasks_of(st: &State, service: &str) -> Vec<Value> {
+        let mut tasks: Vec<(&String, &Task)> = st.tasks.iter().filter(|(_, t)| t.service == service).collect();
+        tasks.sort_by(|a, b| a.0.cmp(b.0));
+        tasks
+            .into_iter()
+            .map(|(id, task)| {
+                let status = match task.state {
+                    TaskState::Running => "running",
+                    TaskState::Queued => "queued",
+                };
+                let requested_by = task.caller.as_ref().map(|c| c.agent_id.as_str());
+                json!({"taskId": id, "tool": task.tool, "status": status, "priority": task.priority.as_str(), "requestedBy": requested_by})
+            })
+            .collect()
     }
 
     /// Tasks not yet answered (running or queued).
