@@ -99,19 +99,7 @@ pub const BINARY_VARIABLE: &str = "XTASK_AMPLIFIER_BIN";
 /// `cargo run -q --bin amplifier` in `root` (so the binary is current), or
 /// the binary `$XTASK_AMPLIFIER_BIN` names.
 pub fn read_cli(root: &Path) -> Result<Value> {
-    let (mut command, what) = match std::env::var_os(BINARY_VARIABLE).filter(|bin| !bin.is_empty()) {
-        Some(bin) => {
-            let what = format!("{} {CLI_REFERENCE_COMMAND}", Path::new(&bin).display());
-            let mut command = Command::new(root.join(bin));
-            command.arg(CLI_REFERENCE_COMMAND);
-            (command, what)
-        }
-        None => {
-            let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-            command.args(["run", "-q", "--bin", "amplifier", "--", CLI_REFERENCE_COMMAND]);
-            (command, format!("cargo run -q --bin amplifier -- {CLI_REFERENCE_COMMAND}"))
-        }
-    };
+    let (mut command, what) = amplifier(root, &[CLI_REFERENCE_COMMAND]);
     let output = command
         .current_dir(root)
         .stdin(Stdio::null())
@@ -122,6 +110,25 @@ pub fn read_cli(root: &Path) -> Result<Value> {
         return Err(format!("`{what}` failed ({}); the CLI reference needs the binary", output.status).into());
     }
     serde_json::from_slice(&output.stdout).map_err(|err| format!("`{what}` printed no JSON: {err}").into())
+}
+
+/// `amplifier ARGS` in `root`: through `cargo run -q --bin amplifier` (so
+/// the binary is current), or the binary `$XTASK_AMPLIFIER_BIN` names; and
+/// how to say it in an error.
+pub fn amplifier(root: &Path, args: &[&str]) -> (Command, String) {
+    match std::env::var_os(BINARY_VARIABLE).filter(|bin| !bin.is_empty()) {
+        Some(bin) => {
+            let what = format!("{} {}", Path::new(&bin).display(), args.join(" "));
+            let mut command = Command::new(root.join(bin));
+            command.args(args);
+            (command, what)
+        }
+        None => {
+            let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+            command.args(["run", "-q", "--bin", "amplifier", "--"]).args(args);
+            (command, format!("cargo run -q --bin amplifier -- {}", args.join(" ")))
+        }
+    }
 }
 
 fn generated_by(source: &str) -> String {

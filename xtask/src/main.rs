@@ -5,6 +5,8 @@
 //! - `fuzz [TARGET]... [--runs N]`: the libFuzzer targets of `fuzz/` (see `fuzz.rs`).
 //! - `docs`: writes the generated reference pages, `docs/reference/` (see
 //!   `docs.rs`; the CLI's in `cli_reference.rs`).
+//! - `man [DIR]`: writes the man pages (default `target/man`) with the
+//!   binary's hidden `man-pages` command.
 //! - `tidy`: fails when the documentation names paths, links or generated
 //!   pages that are not what the repository holds (see `tidy.rs`), or when
 //!   the kernel's, the host's or the CLI's modules import each other in a
@@ -25,6 +27,7 @@ use std::time::Instant;
 const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm]...
        cargo xtask fuzz [plan|ops|run_request|hub_frame]... [--runs N]
        cargo xtask docs
+       cargo xtask man [DIR]
        cargo xtask tidy
 
 bench: the performance report
@@ -46,6 +49,10 @@ fuzz: builds fuzz/ with libFuzzer coverage instrumentation (stable Rust, no
   run_request  the body of `amplifier serve`'s POST /v1/runs
   hub_frame    a frame a remote service sends the service hub
   A crash is kept in fuzz/artifacts/<target>/; exit 1 if any target crashed.
+
+man: writes amplifier.1 and a page per subcommand into DIR (default
+  target/man), from the CLI's clap definitions (`amplifier man-pages DIR`);
+  read one with `man -l target/man/amplifier-run.1`.
 
 docs: writes docs/reference/ (modules from plugins/*/amplifier.toml, events
   from crates/protocol, the CLI rendered from the JSON command tree of
@@ -69,6 +76,7 @@ fn main() -> ExitCode {
         Some((command, rest)) if command == "fuzz" => fuzz::run(&root(), rest),
         Some((command, rest)) if command == "docs" && rest.is_empty() => write_docs(),
         Some((command, rest)) if command == "tidy" && rest.is_empty() => tidy(),
+        Some((command, rest)) if command == "man" && rest.len() <= 1 => write_man(rest.first()),
         Some((command, _)) if matches!(command.as_str(), "help" | "-h" | "--help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -96,6 +104,20 @@ fn write_docs() -> docs::Result<()> {
     let pages = docs::generate(&root, &docs::read_cli(&root)?)?;
     let changed = docs::write(&root, &pages)?;
     println!("{}: {} pages, {changed} changed", docs::REFERENCE_DIR, pages.len());
+    Ok(())
+}
+
+fn write_man(dir: Option<&String>) -> docs::Result<()> {
+    let root = root();
+    let dir = dir.map_or_else(|| root.join("target/man"), PathBuf::from);
+    let dir = std::env::current_dir().map(|cwd| cwd.join(&dir)).unwrap_or(dir);
+    let (mut command, what) = docs::amplifier(&root, &["man-pages", &dir.display().to_string()]);
+    let status = command.current_dir(&root).status().map_err(|err| format!("could not run `{what}`: {err}"))?;
+    if !status.success() {
+        return Err(format!("`{what}` failed ({status})").into());
+    }
+    let pages = std::fs::read_dir(&dir).map(|entries| entries.count()).unwrap_or(0);
+    println!("{}: {pages} man pages (read one with `man -l {}/amplifier.1`)", dir.display(), dir.display());
     Ok(())
 }
 

@@ -24,6 +24,7 @@ mod run;
 mod serve;
 mod session_cmd;
 mod settings;
+mod shell;
 mod sse_stdout;
 mod steering;
 mod tool_cmd;
@@ -77,6 +78,11 @@ enum Command {
     Resume(session_cmd::ResumeArgs),
     /// Resume the most recent session of this directory.
     Continue(session_cmd::ContinueArgs),
+    /// A shell completion script: `amplifier completions bash > ~/.local/share/bash-completion/completions/amplifier`.
+    Completions(shell::CompletionsArgs),
+    /// Writes the man pages into a directory (`cargo xtask man` runs it).
+    #[command(name = "man-pages", hide = true)]
+    ManPages(shell::ManPagesArgs),
     /// The command tree as JSON (`cargo xtask docs` renders it as the reference).
     #[command(name = "reference-json", hide = true)]
     ReferenceJson,
@@ -155,6 +161,8 @@ fn main() -> ExitCode {
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
+        Some(Command::Completions(args)) => shell::completions(args),
+        Some(Command::ManPages(args)) => shell::man_pages(args),
         Some(Command::ReferenceJson) => reference::print(),
         Some(Command::IsolatedModule) => std::process::exit(amplifier_loader::isolation::child::serve()),
         // A person at a terminal: talk, with the `plan` setting or the default plan.
