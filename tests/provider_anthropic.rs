@@ -74,6 +74,19 @@ fn anthropic_config(server: &FakeServer, extra: &str) -> String {
     )
 }
 
+/// `amplifier run` of `prompt` with provider-anthropic on `server` (and the
+/// standard loop, context and echo tool).
+fn run_on(server: &FakeServer, prompt: &str) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let provider = format!(
+        "  - module: provider-anthropic\n    source: \"{}\"\n    config: {}\n",
+        plugin("provider-anthropic"),
+        anthropic_config(server, "max_retries: 0")
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
+    amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", prompt]).output().unwrap()
+}
+
 #[test]
 fn a_streamed_tool_use_and_its_signed_thinking_block_round_trip_through_amplifier_run() {
     let mut first = vec![
@@ -97,18 +110,7 @@ fn a_streamed_tool_use_and_its_signed_thinking_block_round_trip_through_amplifie
     ];
     first.extend(message_end("tool_use", 30));
     let server = FakeServer::start(vec![Reply::sse(first), text_message("Echoed: round trip.")]);
-
-    let dir = tempfile::tempdir().unwrap();
-    let provider = format!(
-        "  - module: provider-anthropic\n    source: \"{}\"\n    config: {}\n",
-        plugin("provider-anthropic"),
-        anthropic_config(&server, "max_retries: 0")
-    );
-    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
-    let output = amplifier(dir.path())
-        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "Echo 'round trip'."])
-        .output()
-        .unwrap();
+    let output = run_on(&server, "Echo 'round trip'.");
     assert!(output.status.success(), "stderr:\n{}\nstdout:\n{}", stderr(&output), stdout(&output));
     let lines = json_lines(&output);
     let pre = lines.iter().find(|l| l["event"] == "tool:pre").expect("the tool call");
@@ -160,6 +162,29 @@ fn a_streamed_tool_use_and_its_signed_thinking_block_round_trip_through_amplifie
         messages[2],
         json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "round trip"}]})
     );
+}
+
+#[test]
+fn a_failed_tool_call_reaches_the_model_as_an_error_result() {
+    // The model calls echo without its required `text`: the call fails before the tool runs.
+    let mut first = vec![
+        message_start(json!({"input_tokens": 20, "output_tokens": 1})),
+        block_start(0, json!({"type": "tool_use", "id": "toolu_02", "name": "echo", "input": {}})),
+        block_delta(0, json!({"type": "input_json_delta", "partial_json": "{\"words\": \"hi\"}"})),
+        block_stop(0),
+    ];
+    first.extend(message_end("tool_use", 10));
+    let server = FakeServer::start(vec![Reply::sse(first), text_message("I passed the wrong field.")]);
+    let output = run_on(&server, "Echo hi.");
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let second = server.received()[1].json();
+    let result = &second["messages"][2]["content"][0];
+    assert_eq!(
+        (&result["type"], &result["tool_use_id"], &result["is_error"]),
+        (&json!("tool_result"), &json!("toolu_02"), &json!(true)),
+        "{second}"
+    );
+    assert!(result["content"].as_str().unwrap().contains("text"), "the error names the missing field: {result}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

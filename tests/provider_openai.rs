@@ -369,3 +369,32 @@ async fn the_example_plans_load_with_keys_from_the_environment() {
     let err = amplifier_plan::parse_plan_str_with_env(&text, None, &|_| None).unwrap_err().to_string();
     assert!(err.contains("OPENAI_API_KEY"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_tool_result_says_so_in_its_text() {
+    let server = FakeServer::start(vec![Reply::json(200, completion("Noted."))]);
+    let harness = mount(&openai("openai", &fake_config(&server, ""))).await;
+    let called = |id: &str| amplifier_kernel::models::ToolCall::new(id, "read", json!({"path": "x"}));
+    let request = ChatRequest {
+        messages: vec![
+            Message::user("read x and y"),
+            Message {
+                tool_calls: Some(vec![called("call_1"), called("call_2"), called("call_3")]),
+                ..Message::new(amplifier_kernel::models::Role::Assistant, "")
+            },
+            Message::tool_error("call_1", "no such file: x"),
+            Message::tool_error("call_2", "Error: permission denied"),
+            Message::tool_result("call_3", "contents of y"),
+        ]
+        .into(),
+        ..ChatRequest::default()
+    };
+    let (response, _) = harness.complete("openai", request, false).await;
+    assert_eq!(response.unwrap().text(), "Noted.");
+    let sent = server.received()[0].json();
+    let results: Vec<&str> =
+        sent["messages"].as_array().unwrap()[2..].iter().map(|m| m["content"].as_str().unwrap()).collect();
+    // Chat Completions has no error flag: the text carries it, once.
+    assert_eq!(results, ["Error: no such file: x", "Error: permission denied", "contents of y"]);
+    harness.close().await;
+}

@@ -230,6 +230,7 @@ fn server_everything_tools_are_mounted_with_their_schemas_and_called() {
         {"tool_calls": [
             {"name": "everything__echo", "arguments": {"message": "hello over MCP"}},
             {"name": "everything__get-sum", "arguments": {"a": 19, "b": 23}},
+            {"name": "everything__get-structured-content", "arguments": {"location": "Chicago"}},
         ]},
         {"tool_calls": [{"name": "everything__get-env"}]},
         {"text": "done"},
@@ -244,6 +245,9 @@ fn server_everything_tools_are_mounted_with_their_schemas_and_called() {
 
     assert_eq!(run.results("everything__echo"), [(true, json!("Echo: hello over MCP"), Value::Null)]);
     assert_eq!(run.results("everything__get-sum"), [(true, json!("The sum of 19 and 23 is 42."), Value::Null)]);
+    // A tool with an output schema answers its structured content, once (not also as text).
+    let weather = json!({"temperature": 36, "conditions": "Light rain / drizzle", "humidity": 82});
+    assert_eq!(run.results("everything__get-structured-content"), [(true, weather, Value::Null)]);
     // `env` reaches the server; amplifier's own environment does not (beyond PATH, HOME…).
     let env = run.results("everything__get-env")[0].1.as_str().unwrap().to_owned();
     assert!(env.contains(value), "{env}");

@@ -306,7 +306,7 @@ impl AgentLoop {
                 self.host
                     .add_message(Message {
                         name: Some(call.name.clone()),
-                        ..Message::tool_result(call.id.clone(), result.serialized_output())
+                        ..Message::tool_result_of(call.id.clone(), &result)
                     })
                     .await?;
             }

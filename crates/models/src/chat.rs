@@ -56,7 +56,7 @@ pub fn turns(request: &ChatRequest) -> Vec<Turn> {
             Role::User => out.push(Turn { role: "user", content: message.content.text() }),
             Role::Assistant => out.push(Turn { role: "assistant", content: assistant_text(message) }),
             Role::Tool | Role::Function => {
-                let result = message.content.text();
+                let result = message.tool_result_text();
                 // Consecutive results share one user turn.
                 match out.last_mut() {
                     Some(last) if last.role == "user" && last.content.ends_with(AFTER_RESULTS) => {

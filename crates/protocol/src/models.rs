@@ -210,6 +210,39 @@ impl Message {
         Message { tool_call_id: Some(tool_call_id.into()), ..Self::new(Role::Tool, content) }
     }
 
+    /// A tool result message for a call that failed: marked `is_error`
+    /// (an extension key, Anthropic's name for it), so a provider can tell
+    /// the model.
+    pub fn tool_error(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        let mut message = Self::tool_result(tool_call_id, content);
+        message.extensions.insert(TOOL_ERROR_KEY.into(), Value::Bool(true));
+        message
+    }
+
+    /// A tool result message of `result`: [`Message::tool_error`] when it failed.
+    pub fn tool_result_of(tool_call_id: impl Into<String>, result: &ToolResult) -> Self {
+        match result.success {
+            true => Self::tool_result(tool_call_id, result.serialized_output()),
+            false => Self::tool_error(tool_call_id, result.serialized_output()),
+        }
+    }
+
+    /// Whether this tool result reports a failed call.
+    pub fn is_tool_error(&self) -> bool {
+        self.extensions.get(TOOL_ERROR_KEY) == Some(&Value::Bool(true))
+    }
+
+    /// A tool result's text for a format with no error flag (OpenAI's, a
+    /// chat template): a failure says so in its first word.
+    pub fn tool_result_text(&self) -> String {
+        let text = self.content.text();
+        if self.is_tool_error() && !text.starts_with("Error") {
+            format!("Error: {text}")
+        } else {
+            text
+        }
+    }
+
     /// The ids of every tool call this message requests, from either shape
     /// (`tool_calls` or `tool_call` content blocks).
     pub fn requested_tool_call_ids(&self) -> Vec<&str> {
@@ -226,6 +259,9 @@ impl Message {
         ids
     }
 }
+
+/// The extension key that marks a failed tool result ([`Message::tool_error`]).
+pub const TOOL_ERROR_KEY: &str = "is_error";
 
 // ---------------------------------------------------------------------------
 // Tools

@@ -136,7 +136,7 @@ pub(crate) async fn run(orch: &PlanOrchestrator, session_id: &str, prompt: Strin
             let result = run_tool(orch, call).await;
             host.add_message(Message {
                 name: Some(call.name.clone()),
-                ..Message::tool_result(call.id.clone(), result.serialized_output())
+                ..Message::tool_result_of(call.id.clone(), &result)
             })
             .await?;
         }

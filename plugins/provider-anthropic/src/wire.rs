@@ -162,12 +162,22 @@ fn cached(mut block: Value, extensions: &JsonMap) -> Value {
     block
 }
 
-fn tool_result(tool_use_id: &str, output: &Value) -> Value {
+/// Whether a tool result block is marked failed (as a message would be).
+fn flagged(extensions: &JsonMap) -> bool {
+    extensions.get(TOOL_ERROR_KEY) == Some(&Value::Bool(true))
+}
+
+/// A `tool_result` block; `is_error` tells the model the call failed.
+fn tool_result(tool_use_id: &str, output: &Value, is_error: bool) -> Value {
     let content = match output {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     };
-    json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": content})
+    let mut block = json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": content});
+    if is_error {
+        block["is_error"] = json!(true);
+    }
+    block
 }
 
 fn user_blocks(content: &MessageContent) -> Vec<Value> {
@@ -181,7 +191,7 @@ fn user_blocks(content: &MessageContent) -> Vec<Value> {
                     Some(cached(json!({"type": "image", "source": source}), extensions))
                 }
                 ContentBlock::ToolResult { tool_call_id, output, extensions, .. } => {
-                    Some(cached(tool_result(tool_call_id, output), extensions))
+                    Some(cached(tool_result(tool_call_id, output, flagged(extensions)), extensions))
                 }
                 _ => None,
             })
@@ -195,7 +205,7 @@ fn tool_blocks(message: &Message) -> Vec<Value> {
             .iter()
             .filter_map(|block| match block {
                 ContentBlock::ToolResult { tool_call_id, output, extensions, .. } => {
-                    Some(cached(tool_result(tool_call_id, output), extensions))
+                    Some(cached(tool_result(tool_call_id, output, flagged(extensions)), extensions))
                 }
                 _ => None,
             })
@@ -205,7 +215,7 @@ fn tool_blocks(message: &Message) -> Vec<Value> {
         }
     }
     match &message.tool_call_id {
-        Some(id) => vec![tool_result(id, &Value::String(message.content.text()))],
+        Some(id) => vec![tool_result(id, &Value::String(message.content.text()), message.is_tool_error())],
         None => Vec::new(),
     }
 }

@@ -74,7 +74,8 @@ pub fn messages(messages: &[Message]) -> Vec<Value> {
         match message.role {
             Role::Tool | Role::Function => {
                 if let Some(id) = &message.tool_call_id {
-                    out.push(json!({"role": "tool", "tool_call_id": id, "content": message.content.text()}));
+                    // Chat Completions has no error flag: the text carries it.
+                    out.push(json!({"role": "tool", "tool_call_id": id, "content": message.tool_result_text()}));
                 }
             }
             Role::Assistant => out.push(assistant(message, blocks)),

@@ -12,12 +12,14 @@ pub fn tool_name(server: &str, tool: &str) -> String {
     name
 }
 
-/// A `tools/call` result (as MCP JSON) as a [`ToolResult`]: the text of the
-/// `content` blocks joined by newlines (images, audio and binary resources as
-/// a one-line placeholder: the model reads tool results as text); with
-/// `structuredContent`, the output is `{text, structured_content}`.
-/// `isError: true` makes a failed result carrying the text.
-pub fn tool_result(server: &str, tool: &str, result: &Value) -> ToolResult {
+/// A `tools/call` result (as MCP JSON) as a [`ToolResult`], sent once: the
+/// text of the `content` blocks joined by newlines (images, audio and binary
+/// resources as a one-line placeholder: the model reads tool results as
+/// text), or the `structuredContent` object when the tool declared an output
+/// schema (`structured`) or the text is only that object serialized (which
+/// MCP asks servers to add, and FastMCP always does). `isError: true` makes
+/// a failed result carrying the text.
+pub fn tool_result(server: &str, tool: &str, result: &Value, structured: bool) -> ToolResult {
     let text = content_text(result.get("content"));
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
         let message = if text.is_empty() {
@@ -28,8 +30,10 @@ pub fn tool_result(server: &str, tool: &str, result: &Value) -> ToolResult {
         return ToolResult::error("McpToolError", message);
     }
     match result.get("structuredContent") {
-        Some(structured) => ToolResult::ok(json!({"text": text, "structured_content": structured})),
-        None => ToolResult::ok(Value::String(text)),
+        Some(content) if structured || serde_json::from_str::<Value>(&text).is_ok_and(|t| t == *content) => {
+            ToolResult::ok(content.clone())
+        }
+        _ => ToolResult::ok(Value::String(text)),
     }
 }
 
@@ -103,7 +107,7 @@ mod tests {
             {"type": "resource", "resource": {"uri": "file:///b.bin", "blob": "AAAAAA==", "mimeType": "application/zip"}},
             {"type": "resource_link", "uri": "file:///c", "name": "c"},
         ]});
-        let out = tool_result("s", "t", &result);
+        let out = tool_result("s", "t", &result, false);
         assert!(out.success);
         assert_eq!(
             out.output.unwrap(),
@@ -113,19 +117,24 @@ mod tests {
     }
 
     #[test]
-    fn structured_content_is_kept_beside_the_text() {
-        let result = json!({"content": [{"type": "text", "text": "{\"t\":1}"}], "structuredContent": {"t": 1}});
-        let out = tool_result("s", "t", &result);
-        assert_eq!(out.output.unwrap(), json!({"text": "{\"t\":1}", "structured_content": {"t": 1}}));
+    fn a_result_with_structured_content_is_sent_once() {
+        // FastMCP: the text is the object, pretty-printed.
+        let same = json!({"content": [{"type": "text", "text": "{\n  \"t\": 1\n}"}], "structuredContent": {"t": 1}});
+        assert_eq!(tool_result("s", "t", &same, false).output.unwrap(), json!({"t": 1}));
+        // Different text: the object only when the tool declared an output schema.
+        let other = json!({"content": [{"type": "text", "text": "t is one"}], "structuredContent": {"t": 1}});
+        assert_eq!(tool_result("s", "t", &other, true).output.unwrap(), json!({"t": 1}));
+        assert_eq!(tool_result("s", "t", &other, false).output.unwrap(), json!("t is one"));
     }
 
     #[test]
     fn is_error_makes_a_failed_result() {
-        let out = tool_result("s", "t", &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}));
+        let out =
+            tool_result("s", "t", &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}), false);
         assert!(!out.success);
         assert_eq!(out.error.unwrap()["type"], "McpToolError");
         assert_eq!(out.output.unwrap(), "boom");
-        let out = tool_result("s", "t", &json!({"content": [], "isError": true}));
+        let out = tool_result("s", "t", &json!({"content": [], "isError": true}), false);
         assert!(out.output.unwrap().as_str().unwrap().contains("'t' of server 's'"));
     }
 }

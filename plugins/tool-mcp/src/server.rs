@@ -308,8 +308,8 @@ impl Server {
         }
     }
 
-    /// Calls MCP tool `tool` with `input`.
-    pub async fn call(&self, tool: &str, input: Value) -> ToolResult {
+    /// Calls MCP tool `tool` with `input` (`structured`: it declared an output schema).
+    pub async fn call(&self, tool: &str, input: Value, structured: bool) -> ToolResult {
         let peer = match self.ready_peer().await {
             Ok(peer) => peer,
             Err(message) => return ToolResult::failed_call("McpServerUnavailable", message),
@@ -328,7 +328,7 @@ impl Server {
                 format!("MCP server '{name}' did not answer `{tool}` within {}s", self.timeout.as_secs_f64()),
             ),
             Ok(Ok(CallToolResponse::Complete(result))) => match serde_json::to_value(&result) {
-                Ok(result) => crate::convert::tool_result(name, tool, &result),
+                Ok(result) => crate::convert::tool_result(name, tool, &result, structured),
                 Err(err) => ToolResult::failed_call("McpError", format!("unreadable result from '{name}': {err}")),
             },
             Ok(Ok(CallToolResponse::InputRequired(_))) => ToolResult::failed_call(
@@ -385,6 +385,8 @@ impl ClientHandler for Handler {
 struct Route {
     server: usize,
     tool: String,
+    /// The tool declared an output schema: its structured content is its answer.
+    structured: bool,
 }
 
 /// All servers of one mounted `tool-mcp`, and the tools they mounted.
@@ -428,7 +430,7 @@ impl Mcp {
     pub async fn call(&self, name: &str, input: Value) -> ToolResult {
         let route = self.routes.lock().expect("routes lock").get(name).cloned();
         match route {
-            Some(route) => self.servers[route.server].call(&route.tool, input).await,
+            Some(route) => self.servers[route.server].call(&route.tool, input, route.structured).await,
             None => ToolResult::failed_call("ToolNotFound", format!("no MCP tool '{name}' is mounted")),
         }
     }
@@ -537,7 +539,8 @@ impl Mcp {
                     tracing::warn!(server = %server.name, tool = %tool.name, %name, "tool name already taken; not mounted");
                     continue;
                 }
-                routes.insert(name.clone(), Route { server: index, tool: tool.name.to_string() });
+                let structured = tool.output_schema.is_some();
+                routes.insert(name.clone(), Route { server: index, tool: tool.name.to_string(), structured });
                 specs.push(ToolSpec {
                     extensions: Default::default(),
                     name: name.clone(),
