@@ -234,8 +234,9 @@ impl Run<'_> {
         };
         let max = self.config().hitl_max_requests;
         if asked >= max {
-            let message =
-                format!("{asked_by} asked a person, but the run has asked {max} questions already; going on without");
+            let message = format!(
+                "{asked_by} asked a person, but the run has asked {max} questions already; going on without an answer"
+            );
             let data = json!({"question": request.question, "askedBy": asked_by, "hitlMaxRequests": max});
             self.warn("hitl_denied", message, data).await;
             request.denied = true;

@@ -331,8 +331,8 @@ impl Tool for List {
     fn spec(&self) -> ToolSpec {
         ToolSpec::new(
             "services_list",
-            "Lists the remote services known to the service hub (status, tools, registration time) and the \
-             address services connect to.",
+            "Lists the remote services known to the service hub (status, tools, running and queued tasks, \
+             registration time) and the address services connect to.",
             json!({"type": "object", "properties": {}}),
         )
     }
