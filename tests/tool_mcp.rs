@@ -457,3 +457,62 @@ fn a_streamable_http_server_is_reached_by_url() {
     assert!(!stderr(&run.output).contains("never logged"));
     drop(server);
 }
+
+/// server-everything over the old HTTP+SSE transport, on a free port; killed on drop.
+struct LegacyServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Drop for LegacyServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn legacy_server() -> LegacyServer {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = std::process::Command::new("node")
+        .arg(everything_entry())
+        .arg("sse")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "server-everything (sse) did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    LegacyServer { child, port }
+}
+
+#[test]
+fn an_old_http_sse_endpoint_is_named_as_such_and_http_errors_read_plainly() {
+    let server = legacy_server();
+    let dir = tempfile::tempdir().unwrap();
+    let base = format!("http://127.0.0.1:{}", server.port);
+    let config = json!({"servers": {
+        "old": {"url": format!("{base}/sse"), "timeout": 10},
+        "nowhere": {"url": format!("{base}/nothing"), "timeout": 10},
+    }});
+    let script = json!([{"tool_calls": [{"name": "mcp_wait"}]}, {"text": "done"}]);
+    let run = run(dir.path(), config, script, &[]);
+    let (success, message, _) = &run.results("mcp_wait")[0];
+    assert!(!success);
+    let message = message.as_str().unwrap();
+    assert!(
+        message.contains(&format!("MCP server 'old' failed: {base}/sse looks like the old HTTP+SSE transport")),
+        "{message}"
+    );
+    assert!(message.contains("point `url` at the server's streamable HTTP endpoint"), "{message}");
+    assert!(
+        message.contains(
+            "MCP server 'nowhere' failed: the MCP handshake failed: unexpected server response: HTTP 404 Not Found (an HTML error page)"
+        ),
+        "{message}"
+    );
+    assert!(!message.contains("rmcp::") && !message.contains("<html"), "{message}");
+}

@@ -211,7 +211,21 @@ impl Server {
         };
         match started {
             Ok(Ok(service)) => Ok(service),
-            Ok(Err(err)) => Err(self.failure(format!("the MCP handshake failed: {err}")).await),
+            Ok(Err(err)) => {
+                if let Transport::Http { url, headers } = &self.transport {
+                    if speaks_legacy_sse(url, headers).await {
+                        let message = format!(
+                            "{url} looks like the old HTTP+SSE transport (a GET answers with an `endpoint` event), \
+                             and tool-mcp speaks only streamable HTTP: point `url` at the server's streamable HTTP \
+                             endpoint (often `/mcp`), or run the server over stdio (`command`)"
+                        );
+                        return Err(self.failure(message).await);
+                    }
+                }
+                Err(self
+                    .failure(format!("the MCP handshake failed: {}", plain_handshake_error(&err.to_string())))
+                    .await)
+            }
             Err(_) => {
                 let secs = self.timeout.as_secs_f64();
                 Err(self.failure(format!("it did not complete the MCP handshake within {secs}s")).await)
@@ -387,6 +401,44 @@ struct Route {
     tool: String,
     /// The tool declared an output schema: its structured content is its answer.
     structured: bool,
+}
+
+/// Whether `url` speaks MCP's old HTTP+SSE transport, which answers a GET
+/// for an event stream with an `endpoint` event first.
+async fn speaks_legacy_sse(url: &str, headers: &HashMap<http::HeaderName, http::HeaderValue>) -> bool {
+    let Ok(client) = reqwest::Client::builder().timeout(Duration::from_secs(5)).build() else { return false };
+    let mut request = client.get(url).header(http::header::ACCEPT, "text/event-stream");
+    for (name, value) in headers {
+        request = request.header(name, value);
+    }
+    let Ok(mut response) = request.send().await else { return false };
+    let event_stream = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"));
+    if !response.status().is_success() || !event_stream {
+        return false;
+    }
+    // The first event, at most 4 KiB of it.
+    let mut seen = String::new();
+    while !seen.contains("\n\n") && seen.len() < 4096 {
+        match response.chunk().await {
+            Ok(Some(chunk)) => seen.push_str(&String::from_utf8_lossy(&chunk)),
+            _ => break,
+        }
+    }
+    seen.lines().any(|line| line.trim_end() == "event: endpoint")
+}
+
+/// A handshake error as a person needs it: rmcp's transport type names and
+/// an HTML error page say nothing the status line does not.
+fn plain_handshake_error(error: &str) -> String {
+    let text = error.find("unexpected server response: ").map_or(error, |at| &error[at..]);
+    match text.find("<!DOCTYPE").or_else(|| text.find("<html")) {
+        Some(at) => format!("{} (an HTML error page)", text[..at].trim_end_matches([' ', ':', '\n'])),
+        None => text.to_owned(),
+    }
 }
 
 /// All servers of one mounted `tool-mcp`, and the tools they mounted.
