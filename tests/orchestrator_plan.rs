@@ -554,13 +554,14 @@ fn a_step_that_times_out_is_retried_and_the_retry_answers() {
         agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
         agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
     ];
-    write_plan(dir.path(), "stepTimeoutSecs: 3, stepRetries: 1", PLAN_ALL, &agents);
+    // Long enough that the retry answers in time on a loaded machine.
+    write_plan(dir.path(), "stepTimeoutSecs: 8, stepRetries: 1", PLAN_ALL, &agents);
     let (output, frames) = run_sse(dir.path(), &app_request("slow-once"), &[]);
     assert!(output.status.success(), "stderr:\n{}", stderr(&output));
     check_stream(&frames);
     let retried = warnings(&frames, "step_retry");
     assert_eq!(retried.len(), 1, "{:?}", events(&frames));
-    assert_eq!(retried[0].data["message"], "Step strategy failed (timeout after 3 s); retrying");
+    assert_eq!(retried[0].data["message"], "Step strategy failed (timeout after 8 s); retrying");
     assert!(warnings(&frames, "step_failed").is_empty());
     assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"]);
     assert_eq!(complete(&frames)["quality"]["pass"], true);

@@ -223,26 +223,24 @@ fn launch(
     thread: String,
     body: axum::body::Bytes,
 ) -> Response {
-    if app.live.lock().expect("live lock").contains_key(&thread) {
-        return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
-    }
-    let Ok(permit) = app.permits.clone().try_acquire_owned() else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
-    };
     let correlation = match request.remove("correlationId") {
         Some(Value::String(id)) if !id.is_empty() => id,
         _ => sse::correlation_id(),
     };
     let feed = Feed::new(correlation.clone());
     let reader = feed.reader(0).expect("a new feed has frame 0");
-    {
+    // Checked and registered under one lock: two requests for a thread can't both start.
+    let permit = {
         let mut live = app.live.lock().expect("live lock");
-        // Checked again under the lock the run is registered with.
         if live.contains_key(&thread) {
             return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
         }
+        let Ok(permit) = app.permits.clone().try_acquire_owned() else {
+            return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
+        };
         live.insert(thread.clone(), LiveRun { request: body, feed: feed.clone() });
-    }
+        permit
+    };
     let mapper = Arc::new(Mapper::new(correlation));
     let prompt = Value::Object(request.clone()).to_string();
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
