@@ -85,8 +85,15 @@ fn validate_json_has_upstreams_shape() {
 
 #[test]
 fn the_standard_plugins_pass_behavioral_validation() {
-    let plugins =
-        ["provider-scripted", "hooks-logging", "hooks-streaming-ui", "context-simple", "loop-basic", "loop-streaming"];
+    let plugins = [
+        "provider-scripted",
+        "hooks-logging",
+        "hooks-streaming-ui",
+        "hooks-command",
+        "context-simple",
+        "loop-basic",
+        "loop-streaming",
+    ];
     for plugin in plugins {
         let path = format!("plugins/{plugin}");
         let (code, report, output) = validate_json(&workspace(), &[&path, "--behavioral"]);
@@ -101,7 +108,7 @@ fn the_standard_plugins_pass_behavioral_validation() {
                 "provider_parse_tool_calls",
                 "provider_stream",
             ],
-            "hooks-logging" | "hooks-streaming-ui" => &["hook_subscriptions", "hook_call"],
+            "hooks-logging" | "hooks-streaming-ui" | "hooks-command" => &["hook_subscriptions", "hook_call"],
             "context-simple" => &[
                 "context_round_trip",
                 "context_clear",

@@ -28,6 +28,7 @@ builtins! {
     "context-persistent" => context_persistent,
     "context-simple" => context_simple,
     "hooks-approval" => hooks_approval,
+    "hooks-command" => hooks_command,
     "hooks-logging" => hooks_logging,
     "hooks-redaction" => hooks_redaction,
     "hooks-streaming-ui" => hooks_streaming_ui,

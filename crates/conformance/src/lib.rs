@@ -313,8 +313,18 @@ impl Validation<'_> {
         self.manifest.as_ref().and_then(Manifest::config_schema_json)
     }
 
+    /// The config the checks mount with: the schema's first `examples`
+    /// entry when it gives one (a module that does nothing until configured,
+    /// such as hooks-command, shows there what to check it with), else the
+    /// smallest config the schema accepts.
     fn default_config(&self) -> JsonMap {
-        match self.schema().map(|schema| minimal_instance(&schema, "", &self.scratch)) {
+        let schema = self.schema();
+        let example =
+            schema.as_ref().and_then(|schema| schema.get("examples")?.as_array()?.first()?.as_object().cloned());
+        if let Some(example) = example {
+            return example;
+        }
+        match schema.map(|schema| minimal_instance(&schema, "", &self.scratch)) {
             Some(Value::Object(config)) => config,
             _ => JsonMap::new(),
         }

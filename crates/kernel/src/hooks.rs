@@ -9,7 +9,10 @@
 //! default fields (`session_id`, `parent_id`) and a kernel-owned `timestamp`.
 //!
 //! Beyond upstream: a subscription may be an exact name, a prefix pattern
-//! (`tool:*`) or `*`, and all three fire (upstream's `*` never does).
+//! (`tool:*`) or `*`, and all three fire (upstream's `*` never does); and
+//! the `user_message` of a handler that continued or modified is not lost
+//! in the fold: the first one travels on the folded result (upstream
+//! shows only the message of the result `emit` returns).
 
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
@@ -197,6 +200,8 @@ impl HookRegistry {
         let mut current = HookEvent::new(event, self.stamp(data));
         let mut ask_user: Option<HookResult> = None;
         let mut injections: Vec<HookResult> = Vec::new();
+        // The first message of a handler whose result the fold would drop.
+        let mut message: Option<HookResult> = None;
         for entry in handlers {
             let result = match entry.handler.handle(&current).await {
                 Ok(result) => result,
@@ -205,6 +210,17 @@ impl HookRegistry {
                     continue;
                 }
             };
+            if matches!(result.action, HookAction::Modify | HookAction::Continue)
+                && message.is_none()
+                && result.user_message.as_deref().is_some_and(|m| !m.is_empty())
+            {
+                message = Some(HookResult {
+                    user_message: result.user_message.clone(),
+                    user_message_level: result.user_message_level,
+                    user_message_source: result.user_message_source.clone().or_else(|| Some(entry.name.clone())),
+                    ..HookResult::default()
+                });
+            }
             match result.action {
                 HookAction::Deny => return result,
                 HookAction::Modify => {
@@ -228,10 +244,16 @@ impl HookRegistry {
         if let Some(ask) = ask_user {
             return ask;
         }
-        if !injections.is_empty() {
-            return merge_injections(injections, current.data);
+        let mut folded = match injections.is_empty() {
+            false => merge_injections(injections, current.data),
+            true => HookResult { data: Some(current.data), ..HookResult::default() },
+        };
+        if let Some(message) = message.filter(|_| folded.user_message.is_none()) {
+            folded.user_message = message.user_message;
+            folded.user_message_level = message.user_message_level;
+            folded.user_message_source = message.user_message_source;
         }
-        HookResult { data: Some(current.data), ..HookResult::default() }
+        folded
     }
 
     /// Runs every handler with a timeout each and collects the `data` they

@@ -412,3 +412,30 @@ async fn ties_across_patterns_keep_registration_order() {
     registry.emit("tool:pre", map(json!({}))).await;
     assert_eq!(log.entries(), ["all", "exact", "prefix"]);
 }
+
+#[tokio::test]
+async fn the_message_of_a_handler_that_continued_is_not_lost() {
+    let registry = HookRegistry::new();
+    let told = |text: &str| HookResult {
+        user_message: Some(text.to_owned()),
+        user_message_level: amplifier_kernel::models::MessageLevel::Warning,
+        ..HookResult::continue_()
+    };
+    registry.register("e", answer(HookResult::continue_()), 0, "quiet");
+    registry.register("e", answer(told("lint is slow")), 1, "linter");
+    registry.register("e", answer(told("second")), 2, "other");
+    let result = registry.emit("e", map(json!({}))).await;
+    assert_eq!(result.action, HookAction::Continue);
+    assert_eq!(result.user_message.as_deref(), Some("lint is slow"), "the first one travels");
+    assert_eq!(result.user_message_source.as_deref(), Some("linter"));
+
+    // An injection's own message comes first.
+    registry.register(
+        "e",
+        answer(HookResult { user_message: Some("mine".into()), ..HookResult::inject("ctx") }),
+        3,
+        "injector",
+    );
+    let result = registry.emit("e", map(json!({}))).await;
+    assert_eq!((result.action, result.user_message.as_deref()), (HookAction::InjectContext, Some("mine")));
+}

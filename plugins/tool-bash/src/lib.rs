@@ -132,11 +132,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use amplifier_sandbox::process::Ending;
 use amplifier_sandbox::{Policy as SandboxPolicy, Sandbox};
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
-use crate::exec::{BackgroundJobs, Ending, Launch};
+use crate::exec::{BackgroundJobs, Launch};
 use crate::policy::{Policy, Profile};
 
 /// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.

@@ -138,7 +138,7 @@ fn timeout_kills_a_process_group_that_ignores_sigterm() {
     let elapsed = started.elapsed();
     assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
     // SIGTERM was ignored, so only the SIGKILL after the grace period ended it.
-    assert!(elapsed >= Duration::from_secs(1) + crate::exec::TERM_GRACE, "took {elapsed:?}");
+    assert!(elapsed >= Duration::from_secs(1) + amplifier_sandbox::process::TERM_GRACE, "took {elapsed:?}");
     assert!(!result.success);
     assert_eq!(message(&result), "command timed out after 1 s; its process group was killed");
     assert_eq!(result.error.as_ref().unwrap()["type"], "Timeout");

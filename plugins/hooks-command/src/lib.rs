@@ -1,0 +1,189 @@
+//! `hooks-command`: hooks written as commands, in any language, the way
+//! Claude Code's and codex's command hooks work.
+//!
+//! ```yaml
+//! hooks:
+//!   - module: hooks-command
+//!     config:
+//!       hooks:
+//!         - {event: tool:pre, matcher: "bash|write_file", command: ./hooks/check.sh, timeout: 10}
+//!         - {event: PostToolUse, command: "jq -c . >> tool-log.jsonl"}
+//!       files: [.claude/settings.json]   # hooks in Claude Code's and codex's format
+//! ```
+//!
+//! Every key and its default: `amplifier.toml`, rendered as
+//! `docs/reference/modules/hooks-command.md`; the guide is
+//! `docs/modules/command-hooks.md`.
+//!
+//! A command runs with `sh -c` in the working directory, in a process
+//! group of its own, with the event on stdin as one JSON object: the
+//! event's data, plus `event`, `hook_event_name` (the name the hook was
+//! declared with), `cwd`, and Claude's names for what amplifier calls
+//! otherwise (`tool_use_id`, `tool_response`, `source`). Its environment is
+//! the safe variables only (`amplifier_sandbox::env`), plus
+//! `AMPLIFIER_SESSION_ID`, `AMPLIFIER_PROJECT_DIR`, `AMPLIFIER_HOOK_EVENT`
+//! and, for scripts written for Claude Code, `CLAUDE_PROJECT_DIR`.
+//!
+//! What the command says (see [`answer`]): exit 0 continues, or does what
+//! a JSON answer on stdout says; exit 2 denies with stderr as the reason;
+//! anything else, a timeout, or an answer that does not parse, is a failure
+//! that is logged and shown to the user while the run goes on. Commands
+//! that match one event run at the same time, and their answers combine in
+//! the order they were declared: the first denial wins, then the first
+//! question, then the last rewrite; added context is joined.
+
+mod answer;
+mod declared;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use amplifier_sdk::prelude::*;
+use serde::Deserialize;
+
+use crate::answer::{Answer, Ran};
+use crate::declared::{Declared, Hook};
+
+/// Characters kept of each of a command's output streams.
+const OUTPUT_LIMIT: usize = 100_000;
+
+/// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
+#[derive(Debug, Deserialize)]
+struct Config {
+    hooks: Vec<Declared>,
+    files: Vec<String>,
+    project_file: bool,
+    timeout: f64,
+    priority: i32,
+    inherit_env: Vec<String>,
+    env: BTreeMap<String, String>,
+}
+
+struct CommandHooks {
+    hooks: Vec<Hook>,
+    priority: i32,
+    project_dir: PathBuf,
+    inherit_env: Vec<String>,
+    env: BTreeMap<String, String>,
+}
+
+impl CommandHooks {
+    fn new(module: &str, config: Config) -> ModuleResult<CommandHooks> {
+        let invalid = |message: String| {
+            ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {module}: {message}"))
+        };
+        let project_dir = std::env::current_dir().map_err(|err| invalid(format!("no working directory: {err}")))?;
+        let default_timeout = Duration::from_secs_f64(config.timeout);
+        let mut hooks = Vec::new();
+        for (index, declared) in config.hooks.iter().enumerate() {
+            hooks.extend(declared.hooks(default_timeout).map_err(|err| invalid(format!("hooks[{index}].{err}")))?);
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        for file in &config.files {
+            let path = amplifier_sandbox::expand_home(file, home.as_deref())
+                .ok_or_else(|| invalid(format!("files: `{file}` starts with `~` but HOME is not set")))?;
+            let path = project_dir.join(path);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|err| invalid(format!("files: cannot read {}: {err}", path.display())))?;
+            hooks.extend(declared::from_file(&path, &text, default_timeout).map_err(invalid)?);
+        }
+        if config.project_file {
+            let path = project_dir.join(".amplifier/hooks.json");
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                hooks.extend(declared::from_file(&path, &text, default_timeout).map_err(invalid)?);
+            }
+        }
+        Ok(CommandHooks {
+            hooks,
+            priority: config.priority,
+            project_dir,
+            inherit_env: config.inherit_env,
+            env: config.env,
+        })
+    }
+
+    /// The event as the command reads it on stdin.
+    fn payload(&self, hook: &Hook, event: &str, data: &JsonMap) -> JsonMap {
+        let mut payload = data.clone();
+        let mut add = |key: &str, value: Value| {
+            payload.entry(key.to_owned()).or_insert(value);
+        };
+        add("event", Value::from(event));
+        add("hook_event_name", Value::from(hook.declared_as.as_str()));
+        add("cwd", Value::from(self.project_dir.display().to_string()));
+        if let Some(id) = data.get("tool_call_id") {
+            add("tool_use_id", id.clone());
+        }
+        if let Some(result) = data.get("result").filter(|_| event == amplifier_sdk::events::TOOL_POST) {
+            add("tool_response", result.clone());
+        }
+        if let Some(source) = declared::session_source(event) {
+            add("source", Value::from(source));
+        }
+        payload
+    }
+
+    fn command(&self, hook: &Hook, event: &str, data: &JsonMap) -> tokio::process::Command {
+        let mut command = tokio::process::Command::new("sh");
+        command.arg("-c").arg(&hook.command).current_dir(&self.project_dir);
+        let mut env = self.env.clone();
+        let session = data.get("session_id").and_then(Value::as_str).unwrap_or_default();
+        let project = self.project_dir.display().to_string();
+        env.insert("AMPLIFIER_SESSION_ID".into(), session.to_owned());
+        env.insert("AMPLIFIER_HOOK_EVENT".into(), event.to_owned());
+        env.insert("AMPLIFIER_PROJECT_DIR".into(), project.clone());
+        env.insert("CLAUDE_PROJECT_DIR".into(), project);
+        let inherit =
+            amplifier_sandbox::env::INHERITED.iter().copied().chain(self.inherit_env.iter().map(String::as_str));
+        amplifier_sandbox::env::apply(command.as_std_mut(), inherit, &env);
+        command
+    }
+
+    async fn run(&self, hook: &Hook, event: &str, data: &JsonMap) -> Ran {
+        let stdin = Value::Object(self.payload(hook, event, data)).to_string().into_bytes();
+        let command = self.command(hook, event, data);
+        match amplifier_sandbox::process::run(command, Some(stdin), hook.timeout, OUTPUT_LIMIT).await {
+            Ok(finished) => Ran::Finished(finished),
+            Err(err) => Ran::NotStarted(err),
+        }
+    }
+}
+
+impl HookHandler for CommandHooks {
+    fn subscriptions(&self) -> Vec<Subscription> {
+        let mut events: Vec<&str> = self.hooks.iter().map(|hook| hook.event.0.as_str()).collect();
+        events.sort_unstable();
+        events.dedup();
+        events.into_iter().map(|event| Subscription::new(event, self.priority, "hooks-command")).collect()
+    }
+
+    async fn handle(&self, event: &str, data: JsonMap) -> ModuleResult<HookResult> {
+        let matched: Vec<&Hook> = self.hooks.iter().filter(|hook| hook.applies_to(event, &data)).collect();
+        if matched.is_empty() {
+            return Ok(HookResult::continue_());
+        }
+        let runs = matched.iter().map(|hook| self.run(hook, event, &data));
+        let answers: Vec<Answer> = futures::future::join_all(runs)
+            .await
+            .into_iter()
+            .zip(&matched)
+            .map(|(ran, hook)| {
+                answer::read(ran, event, &hook.command, hook.timeout).unwrap_or_else(|failure| {
+                    tracing::warn!("{failure}");
+                    Answer::default()
+                })
+            })
+            .collect();
+        Ok(answer::combine(answers, event, data))
+    }
+}
+
+fn mount(ctx: MountContext) -> ModuleResult<CommandHooks> {
+    CommandHooks::new(ctx.module, ctx.config()?)
+}
+
+export_module!(hook => mount);
+
+#[cfg(test)]
+mod tests;
