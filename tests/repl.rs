@@ -379,3 +379,50 @@ fn locked_refuses_to_start_a_conversation_when_the_modules_differ_from_the_lock(
     assert_eq!(status.code(), Some(1), "{screen}");
     assert!(!screen.contains("/help for commands"), "no conversation starts: {screen}");
 }
+
+#[test]
+fn slash_skills_lists_the_skills_and_slash_skill_puts_one_into_the_conversation() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let skill = dir.path().join(".amplifier/skills/haiku");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: haiku\ndescription: Answers in haiku.\n---\nAnswer in three lines of 5, 7 and 5 syllables.\n",
+    )
+    .unwrap();
+    let requests = dir.path().join("requests.jsonl");
+    let provider = scripted(r#"[{text: "an old silent pond"}]"#)
+        .replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "  - {module: tool-skills}", "  []")).unwrap();
+    // Build the plugins first, so the terminal shows only the session.
+    let built = amplifier(dir.path()).args(["tool", "list", "--plan", "plan.yaml"]).output().unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    terminal.expect("> ");
+    terminal.type_keys("/skills\r");
+    terminal.expect("haiku");
+    terminal.expect("Answers in haiku.");
+    terminal.expect("> ");
+    terminal.type_keys("/skill limerick\r");
+    terminal.expect("no skill named `limerick`; the skills are: haiku");
+    terminal.expect("> ");
+    terminal.type_keys("/skill haiku\r");
+    terminal.expect("skill haiku is in the conversation");
+    terminal.expect("> ");
+    terminal.type_keys("write about a pond\r");
+    terminal.expect("an old silent pond");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    terminal.wait_for_success();
+
+    let log = std::fs::read_to_string(&requests).unwrap();
+    let request: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let messages = request["messages"].as_array().unwrap();
+    let skill = &messages[messages.len() - 2];
+    assert_eq!(skill["role"], "user");
+    assert!(skill["content"].as_str().unwrap().contains("Answer in three lines of 5, 7 and 5 syllables."), "{skill}");
+    assert_eq!(messages.last().unwrap()["content"], "write about a pond");
+}

@@ -46,6 +46,7 @@ builtins! {
     "tool-filesystem" => tool_filesystem,
     "tool-mcp" => tool_mcp,
     "tool-services" => tool_services,
+    "tool-skills" => tool_skills,
     "tool-task" => tool_task,
     "tool-web" => tool_web,
 }

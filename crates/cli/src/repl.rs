@@ -18,6 +18,7 @@ use amplifier_kernel::Coordinator;
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
+use serde_json::json;
 
 use crate::approval::{ApprovalMode, TerminalApproval};
 use crate::error::{CliError, CliResult};
@@ -28,6 +29,8 @@ use crate::output::{self, FrontEnd, OutputFormat};
 const HELP: &str = "\
   /help          this list
   /tools         the tools the model can call
+  /skills        the skills the model is offered (tool-skills)
+  /skill NAME    put a skill's instructions into the conversation
   /status        session id, turns, tokens, cost, providers and models
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
@@ -177,6 +180,19 @@ struct Repl<'a> {
     turns: usize,
 }
 
+/// Asks tool-skills' `load_skill` tool, as the model would.
+async fn skill_tool(coordinator: &Coordinator, input: serde_json::Value) -> Result<serde_json::Value, CliError> {
+    if !coordinator.tool_specs().iter().any(|tool| tool.name == "load_skill") {
+        return Err(CliError::failed("no skills: this plan mounts no tool-skills, or it found none")
+            .hint("put skills in .amplifier/skills/NAME/SKILL.md and mount `tool-skills` in the plan"));
+    }
+    let result = coordinator.execute_tool("load_skill", input, None).await;
+    match result.success {
+        true => Ok(result.output.unwrap_or_default()),
+        false => Err(CliError::failed(result.serialized_output())),
+    }
+}
+
 async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
     let Repl { hosted, front, turns, .. } = *repl;
     let coordinator: &Coordinator = hosted.coordinator();
@@ -189,6 +205,29 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
                 println!("  {:<24} {}", tool.name, tool.description.unwrap_or_default().lines().next().unwrap_or(""));
             }
         }
+        "skills" => match skill_tool(coordinator, json!({"list": true})).await {
+            Ok(listed) => {
+                for skill in listed["skills"].as_array().into_iter().flatten() {
+                    let name = skill["name"].as_str().unwrap_or_default();
+                    println!("  {name:<24} {}", skill["description"].as_str().unwrap_or_default());
+                }
+            }
+            Err(err) => err.print(),
+        },
+        "skill" if argument.is_empty() => eprintln!("usage: /skill NAME (/skills lists them)"),
+        "skill" => match skill_tool(coordinator, json!({"skill_name": argument})).await {
+            Ok(loaded) => {
+                let content = loaded["content"].as_str().unwrap_or_default();
+                let directory = loaded["skill_directory"].as_str().unwrap_or_default();
+                // As the model would have it from `load_skill`: the instructions and where their files are.
+                let text = format!("Use the skill `{argument}` (its files are in {directory}):\n\n{content}");
+                match coordinator.add_message(Message::user(text)).await {
+                    Ok(()) => println!("skill {argument} is in the conversation; the next prompt follows it"),
+                    Err(err) => CliError::failed(format!("cannot add the skill to the conversation: {err}")).print(),
+                }
+            }
+            Err(err) => err.print(),
+        },
         "status" => {
             let usage = front.meter.total();
             let cost = usage.cost_usd.as_deref().map(|c| format!(", ${c}")).unwrap_or_default();
