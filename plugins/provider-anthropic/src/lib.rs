@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use amplifier_provider_http::api::Api;
 use amplifier_provider_http::http::http_client;
-use amplifier_provider_http::pricing::PriceTable;
+use amplifier_provider_http::pricing::{self, PriceTable};
 use amplifier_provider_http::rate_limits::{RateLimits, Throttle, ThrottleConfig};
 use amplifier_provider_http::retry::{RetryConfig, RetryPolicy};
 use amplifier_provider_http::{
@@ -158,8 +158,9 @@ impl Provider for AnthropicProvider {
 }
 
 fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
-    let config: Config = ctx.config()?;
+    let mut config: Config = ctx.config()?;
     let base_url = base_url(ctx.module, config.base_url.as_deref(), BASE_URL_ENV, DEFAULT_BASE_URL)?;
+    config.pricing = pricing::with_known(std::mem::take(&mut config.pricing), &base_url);
     let key = api_key(config.api_key.as_deref(), KEY_ENV);
     let mut extra = config.headers.clone();
     extra.entry("anthropic-version".to_owned()).or_insert_with(|| API_VERSION.to_owned());
@@ -179,3 +180,15 @@ fn mount(ctx: MountContext) -> ModuleResult<AnthropicProvider> {
 }
 
 export_module!(provider => mount);
+
+#[cfg(test)]
+mod tests {
+    use amplifier_sdk::testing::{with_defaults, TestHost};
+
+    #[test]
+    fn the_anthropic_api_prices_its_models_without_a_pricing_table() {
+        let config = with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.anthropic.com"}));
+        let mounted = TestHost::new().mount(super::mount, config).unwrap();
+        assert!(mounted.config.pricing.contains_key("claude-sonnet-4-5"));
+    }
+}

@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use amplifier_provider_http::api::Api;
 use amplifier_provider_http::http::http_client;
-use amplifier_provider_http::pricing::PriceTable;
+use amplifier_provider_http::pricing::{self, PriceTable};
 use amplifier_provider_http::retry::{RetryConfig, RetryPolicy};
 use amplifier_provider_http::{
     api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
@@ -165,8 +165,9 @@ impl Provider for OpenAiProvider {
 }
 
 fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
-    let config: Config = ctx.config()?;
+    let mut config: Config = ctx.config()?;
     let base_url = base_url(ctx.module, config.base_url.as_deref(), BASE_URL_ENV, DEFAULT_BASE_URL)?;
+    config.pricing = pricing::with_known(std::mem::take(&mut config.pricing), &base_url);
     let key = api_key(config.api_key.as_deref(), KEY_ENV);
     // `Authorization: Bearer <key>`, or the bare key in another header (Azure's `api-key`).
     let key_header = key.as_ref().map(|key| {
@@ -188,3 +189,15 @@ fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
 }
 
 export_module!(provider => mount);
+
+#[cfg(test)]
+mod tests {
+    use amplifier_sdk::testing::{with_defaults, TestHost};
+
+    #[test]
+    fn the_openai_api_prices_its_models_without_a_pricing_table() {
+        let config = with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.openai.com/v1"}));
+        let mounted = TestHost::new().mount(super::mount, config).unwrap();
+        assert!(mounted.config.pricing.contains_key("gpt-4o-mini"));
+    }
+}
