@@ -187,7 +187,8 @@ mod tests {
 
     #[test]
     fn the_anthropic_api_prices_its_models_without_a_pricing_table() {
-        let config = with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.anthropic.com"}));
+        let config =
+            with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.anthropic.com"}));
         let mounted = TestHost::new().mount(super::mount, config).unwrap();
         assert!(mounted.config.pricing.contains_key("claude-sonnet-4-5"));
     }

@@ -196,7 +196,8 @@ mod tests {
 
     #[test]
     fn the_openai_api_prices_its_models_without_a_pricing_table() {
-        let config = with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.openai.com/v1"}));
+        let config =
+            with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.openai.com/v1"}));
         let mounted = TestHost::new().mount(super::mount, config).unwrap();
         assert!(mounted.config.pricing.contains_key("gpt-4o-mini"));
     }
