@@ -82,6 +82,19 @@ pub fn npm_package(package: &str) -> PathBuf {
     entry
 }
 
+/// The python of `target/pyvenv`, with `tests/python/requirements.txt`
+/// installed by `tests/python/setup.sh` when missing. Needs python3 and PyPI.
+pub fn python() -> PathBuf {
+    let script = workspace().join("tests/python/setup.sh");
+    let output = Command::new("bash")
+        .arg(&script)
+        .env("AMPLIFIER_PYVENV", workspace().join("target/pyvenv"))
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run {}: {err}", script.display()));
+    assert!(output.status.success(), "{} failed (needs python3 and PyPI):\n{}", script.display(), stderr(&output));
+    workspace().join("target/pyvenv/bin/python")
+}
+
 /// An OTLP/HTTP collector on a free port that answers every request and
 /// hands over each one's head and body: its endpoint and the receiver.
 pub fn otlp_collector() -> (String, std::sync::mpsc::Receiver<(String, Vec<u8>)>) {

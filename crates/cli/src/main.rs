@@ -13,6 +13,7 @@ mod error;
 mod hosting;
 mod http;
 mod line_editor;
+mod mcp_server;
 mod model;
 mod module;
 #[cfg(feature = "otlp")]
@@ -72,6 +73,8 @@ enum Command {
     Tool(tool_cmd::ToolArgs),
     /// Serve runs over HTTP: `POST /v1/runs` answers a Server-Sent Events stream.
     Serve(serve::ServeArgs),
+    /// Serve the plan's tools, and with --agent the agent itself, over MCP on stdio.
+    McpServer(mcp_server::McpServerArgs),
     /// Stored sessions: list, show, export, resume, fork, delete, cleanup.
     Session(session_cmd::SessionArgs),
     /// Run a new prompt in a stored session, its history restored (and repaired).
@@ -157,6 +160,7 @@ fn main() -> ExitCode {
         Some(Command::Model(args)) => model::run(args),
         Some(Command::Config(args)) => settings::config(args),
         Some(Command::Serve(args)) => serve::serve(args),
+        Some(Command::McpServer(args)) => mcp_server::mcp_server(args),
         Some(Command::Tool(args)) => tool_cmd::run(args),
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
