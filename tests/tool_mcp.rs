@@ -2,7 +2,9 @@
 //! `@modelcontextprotocol/server-everything` from npm (pinned, installed by
 //! `tests/npm/install.sh`, run here when missing), and a small server written
 //! by these tests on the same npm package's SDK, which can change its tool
-//! list, crash, hang or refuse to start on demand. Needs node and npm.
+//! list, crash, hang or refuse to start on demand. Needs node and npm. And
+//! a server written with the `mcp` Python SDK (`tests/python/`), over stdio
+//! and streamable HTTP.
 
 mod common;
 
@@ -515,4 +517,73 @@ fn an_old_http_sse_endpoint_is_named_as_such_and_http_errors_read_plainly() {
         "{message}"
     );
     assert!(!message.contains("rmcp::") && !message.contains("<html"), "{message}");
+}
+
+/// The tools of `tests/python/mcp_tools_server.py` (the `mcp` Python SDK's
+/// MCPServer, which was FastMCP) as server `py` answers them.
+fn python_server_results(config: Value) -> Run {
+    let script = json!([
+        {"tool_calls": [{"name": "mcp_wait"}]},
+        {"tool_calls": [
+            {"name": "py__add", "arguments": {"a": 2, "b": 3}},
+            {"name": "py__forecast", "arguments": {"city": "Oslo"}},
+            {"name": "py__greet", "arguments": {"name": "Ada"}},
+            {"name": "py__explode", "arguments": {}},
+        ]},
+        {"text": "done"},
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    run(dir.path(), config, script, &[])
+}
+
+fn assert_python_tools(run: &Run) {
+    // A typed return: structured content with an output schema, sent once, as the object.
+    assert_eq!(run.results("py__add"), [(true, json!({"result": 5}), Value::Null)]);
+    // A dict return: no output schema, so the SDK sends it as JSON text only, which passes as it came.
+    let forecast = run.results("py__forecast");
+    let text: Value = serde_json::from_str(forecast[0].1.as_str().unwrap()).unwrap();
+    assert_eq!(text, json!({"city": "Oslo", "celsius": 21, "sky": "clear"}));
+    assert_eq!(run.results("py__greet"), [(true, json!("Hello, Ada!"), Value::Null)]);
+    let exploded = &run.results("py__explode")[0];
+    assert!(!exploded.0 && exploded.1.to_string().contains("the fuse was lit"), "{exploded:?}");
+    // What the model read for the add call: the object alone, not the text beside it too.
+    let last = run.requests.last().unwrap()["messages"].as_array().unwrap();
+    let add = last.iter().find(|m| m["role"] == "tool" && m["tool_call_id"] == run.call_id("py__add")).unwrap();
+    assert_eq!(add["content"].as_str().map(str::trim), Some(r#"{"result":5}"#), "{add}");
+}
+
+impl Run {
+    /// The id of the first call of `tool`.
+    fn call_id(&self, tool: &str) -> Value {
+        let pre = self.lines.iter().find(|l| l["event"] == "tool:pre" && l["data"]["tool_name"] == tool);
+        pre.map(|l| l["data"]["tool_call_id"].clone()).unwrap_or(Value::Null)
+    }
+}
+
+#[test]
+fn a_python_sdk_server_is_reached_over_stdio() {
+    let script = workspace().join("tests/python/mcp_tools_server.py");
+    let config = json!({"servers": {"py": {"command": python(), "args": [script, "stdio"], "timeout": 60}}});
+    assert_python_tools(&python_server_results(config));
+}
+
+#[test]
+fn a_python_sdk_server_is_reached_over_streamable_http() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = std::process::Command::new(python())
+        .arg(workspace().join("tests/python/mcp_tools_server.py"))
+        .args(["streamable-http", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = KillOnDrop(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the Python MCP server did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let config = json!({"servers": {"py": {"url": format!("http://127.0.0.1:{port}/mcp"), "timeout": 30}}});
+    assert_python_tools(&python_server_results(config));
+    drop(server);
 }
