@@ -162,6 +162,7 @@ fn a_streamed_tool_use_and_its_signed_thinking_block_round_trip_through_amplifie
         messages[2],
         json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "round trip"}]})
     );
+    assert_fits_sdk("anthropic", &received);
 }
 
 #[test]
@@ -185,6 +186,7 @@ fn a_failed_tool_call_reaches_the_model_as_an_error_result() {
         "{second}"
     );
     assert!(result["content"].as_str().unwrap().contains("text"), "the error names the missing field: {result}");
+    assert_fits_sdk("anthropic", &server.received());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -219,6 +221,7 @@ async fn the_system_prompt_is_top_level_and_overloaded_servers_get_longer_backof
     assert_eq!(sent["system"], json!([{"type": "text", "text": "You are terse."}]));
     assert_eq!(sent["messages"], json!([{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]));
     assert_eq!((sent["model"].as_str(), sent["max_tokens"].as_u64()), (Some("claude-test"), Some(8192)));
+    assert_fits_sdk("anthropic", &server.received());
     harness.close().await;
 }
 

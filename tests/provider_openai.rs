@@ -89,21 +89,7 @@ async fn real_llama_cpp_server_completes_streams_lists_models_and_runs_a_tool_tu
         &format!("{{module: loop-streaming, source: \"{}\", config: {{max_iterations: 3}}}}", plugin("loop-streaming")),
     );
     assert!(plan.contains("max_iterations: 3"), "{plan}");
-    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
-    let output = amplifier(dir.path())
-        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl"])
-        .arg("Use the echo tool to echo the text: hello")
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "stderr:\n{}\nstdout:\n{}", stderr(&output), stdout(&output));
-    let lines = json_lines(&output);
-    let pre = lines.iter().find(|l| l["event"] == "tool:pre").expect("the model called a tool");
-    assert_eq!(pre["data"]["tool_name"], "echo");
-    let text = pre["data"]["tool_input"]["text"].as_str().expect("valid arguments: {text: string}");
-    assert!(!text.is_empty());
-    let post = lines.iter().find(|l| l["event"] == "tool:post").expect("the tool ran");
-    assert_eq!(post["data"]["result"]["success"], true);
-    assert!(lines.iter().filter(|l| l["event"] == "llm:response").count() >= 2);
+    let lines = echo_turn(dir.path(), &plan);
     let result = &lines.last().unwrap()["data"];
     // Each streamed piece is one content_block:delta, emitted once (by the
     // loop, which asked for the stream, not also by the provider): the last
@@ -117,7 +103,48 @@ async fn real_llama_cpp_server_completes_streams_lists_models_and_runs_a_tool_tu
     assert_eq!(streamed, result["response"].as_str().unwrap(), "{lines:?}");
     assert_eq!(result["status"], "success");
     assert!(!result["response"].as_str().unwrap_or_default().trim().is_empty(), "an answer came back: {result}");
+
+    // The same server speaks Anthropic's Messages API too (llama.cpp's own
+    // `/v1/messages`): provider-anthropic runs the same tool turn on it.
+    let anthropic = format!(
+        "  - module: provider-anthropic\n    source: \"{}\"\n    config: {{base_url: \"{}\", api_key: not-checked, default_model: {LLM_MODEL_ALIAS}, max_tokens: 60, temperature: 0}}\n",
+        plugin("provider-anthropic"),
+        server.url
+    );
+    let lines = echo_turn(dir.path(), &plan_yaml(&anthropic, "", "  []"));
+    let responses: Vec<&Value> = lines.iter().filter(|l| l["event"] == "llm:response").collect();
+    assert!(responses.iter().all(|r| r["data"]["provider"] == "anthropic"), "{responses:?}");
+    assert!(
+        responses[0]["data"]["usage"]["input_tokens"].as_u64() > Some(0),
+        "usage from the server: {:?}",
+        responses[0]
+    );
+    let result = &lines.last().unwrap()["data"];
+    assert_eq!(result["status"], "success", "{result}");
+    assert!(!result["response"].as_str().unwrap_or_default().trim().is_empty(), "an answer came back: {result}");
     drop(server);
+}
+
+/// `amplifier run` of `plan` asked to echo "hello": the model must call
+/// echo with valid arguments, the tool must run, and a second model call
+/// must follow. Returns the jsonl lines.
+fn echo_turn(dir: &std::path::Path, plan: &str) -> Vec<Value> {
+    std::fs::write(dir.join("plan.yaml"), plan).unwrap();
+    let output = amplifier(dir)
+        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl"])
+        .arg("Use the echo tool to echo the text: hello")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "stderr:\n{}\nstdout:\n{}", stderr(&output), stdout(&output));
+    let lines = json_lines(&output);
+    let pre = lines.iter().find(|l| l["event"] == "tool:pre").expect("the model called a tool");
+    assert_eq!(pre["data"]["tool_name"], "echo");
+    let text = pre["data"]["tool_input"]["text"].as_str().expect("valid arguments: {text: string}");
+    assert!(!text.is_empty());
+    let post = lines.iter().find(|l| l["event"] == "tool:post").expect("the tool ran");
+    assert_eq!(post["data"]["result"]["success"], true);
+    assert!(lines.iter().filter(|l| l["event"] == "llm:response").count() >= 2);
+    lines
 }
 
 fn completion(text: &str) -> Value {
@@ -338,6 +365,7 @@ async fn streamed_tool_calls_are_assembled_by_index_and_history_is_sent_in_opena
     );
     assert_eq!(repaired[0]["repairs"], json!([{"tool_call_id": "call_x", "tool_name": "echo"}]));
     assert_eq!(sent["tools"][0]["function"]["name"], "echo");
+    assert_fits_sdk("openai", &server.received());
     harness.close().await;
 }
 
@@ -396,5 +424,6 @@ async fn a_failed_tool_result_says_so_in_its_text() {
         sent["messages"].as_array().unwrap()[2..].iter().map(|m| m["content"].as_str().unwrap()).collect();
     // Chat Completions has no error flag: the text carries it, once.
     assert_eq!(results, ["Error: no such file: x", "Error: permission denied", "contents of y"]);
+    assert_fits_sdk("openai", &server.received());
     harness.close().await;
 }

@@ -89,6 +89,24 @@ impl Received {
     }
 }
 
+/// Fails unless every body of `received` fits the official Python SDK's
+/// request type (`sdk`: `openai` or `anthropic`): `tests/python/check_requests.py`,
+/// with the SDKs from PyPI (`tests/python/setup.sh`).
+pub fn assert_fits_sdk(sdk: &str, received: &[Received]) {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let lines: Vec<String> = received.iter().map(|request| request.json().to_string()).collect();
+    std::fs::write(file.path(), lines.join("\n") + "\n").unwrap();
+    let output = Command::new(crate::common::python())
+        .arg(workspace().join("tests/python/check_requests.py"))
+        .arg(sdk)
+        .arg(file.path())
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("every request fits"), "{said}");
+}
+
 pub struct FakeServer {
     pub url: String,
     received: Arc<Mutex<Vec<Received>>>,
