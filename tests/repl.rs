@@ -380,10 +380,30 @@ fn locked_refuses_to_start_a_conversation_when_the_modules_differ_from_the_lock(
     assert!(!screen.contains("/help for commands"), "no conversation starts: {screen}");
 }
 
+/// A REPL on a plan whose scripted model answers `answer` (its requests
+/// logged to `dir/requests.jsonl`), with `extra_tools`; the plugins are
+/// built first, so the terminal shows only the session.
+fn answering_session(dir: &Path, answer: &str, extra_tools: &str) -> Terminal {
+    let requests = dir.join("requests.jsonl");
+    let provider = scripted(&format!("[{{text: \"{answer}\"}}]"))
+        .replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
+    std::fs::write(dir.join("plan.yaml"), plan_yaml(&provider, extra_tools, "  []")).unwrap();
+    let built = amplifier(dir).args(["tool", "list", "--plan", "plan.yaml"]).output().unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    Terminal::start(dir, &dir.join("state"), &command)
+}
+
+/// The messages of the first request `answering_session`'s model got.
+fn first_request_messages(dir: &Path) -> Vec<serde_json::Value> {
+    let log = std::fs::read_to_string(dir.join("requests.jsonl")).unwrap();
+    let request: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    request["messages"].as_array().unwrap().clone()
+}
+
 #[test]
 fn slash_skills_lists_the_skills_and_slash_skill_puts_one_into_the_conversation() {
     let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
     let skill = dir.path().join(".amplifier/skills/haiku");
     std::fs::create_dir_all(&skill).unwrap();
     std::fs::write(
@@ -391,16 +411,7 @@ fn slash_skills_lists_the_skills_and_slash_skill_puts_one_into_the_conversation(
         "---\nname: haiku\ndescription: Answers in haiku.\n---\nAnswer in three lines of 5, 7 and 5 syllables.\n",
     )
     .unwrap();
-    let requests = dir.path().join("requests.jsonl");
-    let provider = scripted(r#"[{text: "an old silent pond"}]"#)
-        .replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
-    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "  - {module: tool-skills}", "  []")).unwrap();
-    // Build the plugins first, so the terminal shows only the session.
-    let built = amplifier(dir.path()).args(["tool", "list", "--plan", "plan.yaml"]).output().unwrap();
-    assert!(built.status.success(), "{}", stderr(&built));
-
-    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
-    let mut terminal = Terminal::start(dir.path(), &state, &command);
+    let mut terminal = answering_session(dir.path(), "an old silent pond", "  - {module: tool-skills}");
     terminal.expect("> ");
     terminal.type_keys("/skills\r");
     terminal.expect("haiku");
@@ -418,11 +429,29 @@ fn slash_skills_lists_the_skills_and_slash_skill_puts_one_into_the_conversation(
     terminal.type_keys("\u{4}");
     terminal.wait_for_success();
 
-    let log = std::fs::read_to_string(&requests).unwrap();
-    let request: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
-    let messages = request["messages"].as_array().unwrap();
+    let messages = first_request_messages(dir.path());
     let skill = &messages[messages.len() - 2];
     assert_eq!(skill["role"], "user");
     assert!(skill["content"].as_str().unwrap().contains("Answer in three lines of 5, 7 and 5 syllables."), "{skill}");
     assert_eq!(messages.last().unwrap()["content"], "write about a pond");
+}
+
+#[test]
+fn slash_image_attaches_an_image_to_the_next_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("dot.gif"), b"GIF89a\x01\x00\x01\x00\x00\x00\x00;").unwrap();
+    let mut terminal = answering_session(dir.path(), "a dot", "");
+    terminal.expect("> ");
+    terminal.type_keys("/image dot.gif\r");
+    terminal.expect("dot.gif is attached; the next prompt sees it");
+    terminal.expect("> ");
+    terminal.type_keys("what is it?\r");
+    terminal.expect("a dot");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    terminal.wait_for_success();
+
+    let messages = first_request_messages(dir.path());
+    let image = &messages[messages.len() - 2]["content"][1];
+    assert_eq!((image["type"].as_str(), image["source"]["media_type"].as_str()), (Some("image"), Some("image/gif")));
 }

@@ -9,8 +9,9 @@ use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Helper};
 
 /// The slash commands, for completion (the REPL's help describes them).
-pub const COMMANDS: &[&str] =
-    &["help", "tools", "skills", "skill", "status", "clear", "save", "config", "agents", "fork", "mode", "exit"];
+pub const COMMANDS: &[&str] = &[
+    "help", "tools", "skills", "skill", "image", "status", "clear", "save", "config", "agents", "fork", "mode", "exit",
+];
 
 pub struct ReplHelper {
     files: FilenameCompleter,

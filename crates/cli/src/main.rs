@@ -12,6 +12,7 @@ mod default_plan;
 mod error;
 mod hosting;
 mod http;
+mod images;
 mod line_editor;
 mod mcp_server;
 mod model;

@@ -31,6 +31,7 @@ const HELP: &str = "\
   /tools         the tools the model can call
   /skills        the skills the model is offered (tool-skills)
   /skill NAME    put a skill's instructions into the conversation
+  /image FILE    attach an image (PNG, JPEG, GIF, WebP) to the next prompt
   /status        session id, turns, tokens, cost, providers and models
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
@@ -52,6 +53,8 @@ pub struct ReplOptions {
     pub conversation: Conversation,
     /// `--provider`, `--model`, `--max-tokens`.
     pub choice: amplifier_kernel::plan::ProviderChoice,
+    /// `--image`: put into the conversation before the first prompt.
+    pub images: Vec<Message>,
 }
 
 pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
@@ -76,6 +79,11 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
         Err(err) => {
             runtime.block_on(hosted.finish(false));
             return Err(err.into());
+        }
+    }
+    for image in options.images {
+        if let Err(err) = runtime.block_on(coordinator.add_message(image)) {
+            CliError::failed(format!("cannot attach the image: {err}")).print();
         }
     }
 
@@ -226,6 +234,14 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
                     Err(err) => CliError::failed(format!("cannot add the skill to the conversation: {err}")).print(),
                 }
             }
+            Err(err) => err.print(),
+        },
+        "image" if argument.is_empty() => eprintln!("usage: /image FILE"),
+        "image" => match crate::images::image_message(Path::new(argument)) {
+            Ok(image) => match coordinator.add_message(image).await {
+                Ok(()) => println!("{argument} is attached; the next prompt sees it"),
+                Err(err) => CliError::failed(format!("cannot attach the image: {err}")).print(),
+            },
             Err(err) => err.print(),
         },
         "status" => {

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use amplifier_host::{Conversation, HostedSession};
+use amplifier_kernel::models::Message;
 use amplifier_kernel::plan::ProviderChoice;
 use clap::Args;
 
@@ -25,6 +26,9 @@ pub struct RunArgs {
     bundle: Option<PathBuf>,
     /// The prompt; read from standard input when omitted and input is piped.
     prompt: Option<String>,
+    /// Attach an image (PNG, JPEG, GIF or WebP) to the prompt; repeat it for more.
+    #[arg(long = "image", value_name = "FILE")]
+    images: Vec<PathBuf>,
     /// Prefer this provider of the plan: a module (`anthropic` or
     /// `provider-anthropic`) or an `instance_id`.
     #[arg(short = 'p', long, value_name = "NAME")]
@@ -75,11 +79,16 @@ pub fn run(args: RunArgs) -> CliResult {
         Flags { offline: args.offline, locked: args.locked, allow_partial: args.allow_partial, strict: args.strict };
     let conversation = Conversation { user: args.user, id: args.session };
     let choice = ProviderChoice { provider: args.provider, model: args.model, max_tokens: args.max_tokens };
+    let images = args.images.iter().map(|path| crate::images::image_message(path)).collect::<CliResult<Vec<_>>>()?;
     // No prompt, and a person at the terminal: an interactive session.
     if args.prompt.is_none() && std::io::stdin().is_terminal() && args.output_format == OutputFormat::Text {
         let session_name = (!args.no_session).then_some(args.session_name);
-        let options = crate::repl::ReplOptions { flags, session_name, conversation, choice };
+        let options = crate::repl::ReplOptions { flags, session_name, conversation, choice, images };
         return crate::repl::repl(&plan_path, options);
+    }
+    if !images.is_empty() && args.output_format == OutputFormat::Sse {
+        return Err(CliError::usage("--image does not work with --output-format sse yet")
+            .hint("send the image with `amplifier serve`'s run request, or use --output-format jsonl"));
     }
     let prompt = read_prompt(args.prompt)?;
     let runtime = hosting::runtime()?;
@@ -93,7 +102,7 @@ pub fn run(args: RunArgs) -> CliResult {
     if args.output_format == OutputFormat::Sse {
         return runtime.block_on(crate::sse_stdout::run(builder, conversation, &prompt));
     }
-    runtime.block_on(run_session(builder, conversation, &prompt, args.output_format))
+    runtime.block_on(run_session(builder, conversation, &prompt, &images, args.output_format))
 }
 
 pub(crate) fn read_prompt(arg: Option<String>) -> CliResult<String> {
@@ -116,10 +125,22 @@ pub(crate) fn read_prompt(arg: Option<String>) -> CliResult<String> {
     Ok(prompt)
 }
 
-/// Mounts the modules and runs the prompt, Ctrl-C cancelling it.
-async fn start_and_turn(hosted: &mut HostedSession, prompt: &str) -> Result<String, amplifier_host::HostError> {
+/// Mounts the modules and runs the prompt after the attached `images`,
+/// Ctrl-C cancelling it.
+async fn start_and_turn(
+    hosted: &mut HostedSession,
+    prompt: &str,
+    images: &[Message],
+) -> Result<String, amplifier_host::HostError> {
     let report = hosted.start().await?;
     hosting::print_partial_load(&report);
+    for image in images {
+        hosted
+            .coordinator()
+            .add_message(image.clone())
+            .await
+            .map_err(|err| amplifier_host::HostError::Turn { error: err.into(), cancelled: false })?;
+    }
     let ctrl_c = hosting::cancel_on_ctrl_c(hosted.coordinator());
     let result = hosted.turn(prompt).await;
     ctrl_c.abort();
@@ -131,6 +152,7 @@ pub(crate) async fn run_session(
     builder: amplifier_host::SessionBuilder,
     conversation: Conversation,
     prompt: &str,
+    images: &[Message],
     format: OutputFormat,
 ) -> CliResult {
     let approval = Arc::new(crate::approval::TerminalApproval::new(Path::new(".")));
@@ -138,7 +160,7 @@ pub(crate) async fn run_session(
     let (user, id) = conversation.resolve(hosted.session_id());
     crate::trace_bridge::attach(hosted.coordinator(), user, id);
     let front = output::attach(hosted.coordinator(), format);
-    let result = start_and_turn(&mut hosted, prompt).await;
+    let result = start_and_turn(&mut hosted, prompt, images).await;
     let session_id = hosted.session_id().to_owned();
     let bundle = hosted.host().bundle().map(str::to_owned);
     let model = output::RunFacts::model_of(hosted.coordinator());

@@ -457,7 +457,7 @@ fn run_turn(mut store: Store, session: SessionRecord, args: TurnArgs) -> CliResu
     let flags = Flags { allow_partial: args.allow_partial, strict: args.strict, ..Flags::default() };
     let host = hosting::open(&plan_path, hosting::options(flags, true)?)?;
     let builder = host.session().resume(store, session, lock);
-    runtime.block_on(crate::run::run_session(builder, Conversation::default(), &prompt, args.output_format))
+    runtime.block_on(crate::run::run_session(builder, Conversation::default(), &prompt, &[], args.output_format))
 }
 
 /// The plan to resume with: `--plan`, or the one the session recorded.
