@@ -48,9 +48,11 @@
 //! **Changes.** `notifications/tools/list_changed` re-lists the server's tools
 //! and mounts, replaces and unmounts to match.
 //!
-//! **Results.** The text of the `content` blocks, joined (images, audio and
-//! binary resources as a one-line placeholder); with `structuredContent`, the
-//! output is `{text, structured_content}`; `isError` makes a failed result.
+//! **Results.** Sent once: the text of the `content` blocks, joined (images,
+//! audio and binary resources as a one-line placeholder), or the
+//! `structuredContent` object when the tool declared an output schema or the
+//! text is that object serialized (see `convert::tool_result`); `isError`
+//! makes a failed result.
 //!
 //! **Secrets.** A stdio server gets only `HOME`, `LOGNAME`, `PATH`, `SHELL`,
 //! `TERM` and `USER` from amplifier's environment (as the official SDKs do)
