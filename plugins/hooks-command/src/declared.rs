@@ -48,6 +48,14 @@ impl EventPattern {
         }
     }
 
+    /// Whether every event `other` reaches, this reaches too.
+    pub fn covers(&self, other: &EventPattern) -> bool {
+        match self.0.strip_suffix('*') {
+            Some(prefix) => other.0.starts_with(prefix),
+            None => self == other,
+        }
+    }
+
     /// Whether every event this reaches has no tool or session source for a matcher to test.
     fn has_no_subject(&self) -> bool {
         !self.0.ends_with('*') && !self.0.starts_with("tool:") && session_source(&self.0).is_none()

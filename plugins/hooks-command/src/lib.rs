@@ -43,7 +43,7 @@ use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
 use crate::answer::{Answer, Ran};
-use crate::declared::{Declared, Hook};
+use crate::declared::{Declared, EventPattern, Hook};
 
 /// Characters kept of each of a command's output streams.
 const OUTPUT_LIMIT: usize = 100_000;
@@ -151,11 +151,20 @@ impl CommandHooks {
 }
 
 impl HookHandler for CommandHooks {
+    /// One subscription per pattern no other pattern covers: the kernel
+    /// calls a handler once per matching subscription, and `handle` runs
+    /// every hook the event matches, so `tool:*` beside `tool:pre` must not
+    /// run the `tool:pre` hooks twice.
     fn subscriptions(&self) -> Vec<Subscription> {
-        let mut events: Vec<&str> = self.hooks.iter().map(|hook| hook.event.0.as_str()).collect();
-        events.sort_unstable();
-        events.dedup();
-        events.into_iter().map(|event| Subscription::new(event, self.priority, "hooks-command")).collect()
+        let mut patterns: Vec<&EventPattern> = self.hooks.iter().map(|hook| &hook.event).collect();
+        patterns.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        patterns.dedup();
+        let covered = |pattern: &EventPattern| patterns.iter().any(|other| *other != pattern && other.covers(pattern));
+        patterns
+            .iter()
+            .filter(|pattern| !covered(pattern))
+            .map(|pattern| Subscription::new(pattern.0.as_str(), self.priority, "hooks-command"))
+            .collect()
     }
 
     async fn handle(&self, event: &str, data: JsonMap) -> ModuleResult<HookResult> {

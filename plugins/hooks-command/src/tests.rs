@@ -39,13 +39,28 @@ fn claudes_event_names_and_tool_names_mean_amplifiers() {
     .unwrap();
     let subscriptions = mounted.subscriptions();
     let events: Vec<&str> = subscriptions.iter().map(|s| s.event.as_str()).collect();
-    assert_eq!(events, ["session:resume", "session:start", "tool:*", "tool:pre"]);
+    assert_eq!(events, ["session:resume", "session:start", "tool:*"], "tool:* covers tool:pre");
     let edit = &mounted.hooks[0];
     assert!(edit.applies_to("tool:pre", &tool_pre("write_file", json!({}))), "Write is write_file");
     assert!(edit.applies_to("tool:pre", &tool_pre("Edit", json!({}))));
     assert!(!edit.applies_to("tool:pre", &tool_pre("write_file_2", json!({}))), "the whole name must match");
     assert!(!edit.applies_to("tool:post", &tool_pre("write_file", json!({}))));
     assert_eq!(edit.declared_as, "PreToolUse");
+}
+
+#[test]
+fn an_event_reaches_the_handler_once_however_many_patterns_match_it() {
+    let mounted = hooks(json!({"hooks": [
+        {"event": "tool:pre", "command": "true"},
+        {"event": ["tool:*", "tool:post"], "command": "true"},
+        {"event": "prompt:submit", "command": "true"},
+    ], "project_file": false}))
+    .unwrap();
+    let subscriptions = mounted.subscriptions();
+    let events: Vec<&str> = subscriptions.iter().map(|s| s.event.as_str()).collect();
+    assert_eq!(events, ["prompt:submit", "tool:*"]);
+    let everything = hooks(json!({"hooks": [{"event": ["*", "tool:pre"], "command": "true"}], "project_file": false}));
+    assert_eq!(everything.unwrap().subscriptions().len(), 1);
 }
 
 #[test]
