@@ -188,22 +188,28 @@ pub fn mcp_server(args: McpServerArgs) -> CliResult {
     }
     let mut hosted = builder.open()?;
     runtime.block_on(async move {
-        let report = hosted.start().await.map_err(CliError::from)?;
-        hosting::print_partial_load(&report);
-        let coordinator = hosted.coordinator().clone();
-        if let Err(err) = check_tools(&coordinator, &args.tools, args.agent) {
+        let started = hosted.start().await.map_err(CliError::from).and_then(|report| {
+            hosting::print_partial_load(&report);
+            check_tools(hosted.coordinator(), &args.tools, args.agent)
+        });
+        if let Err(err) = started {
             hosted.finish(false).await;
             return Err(err);
         }
+        let coordinator = hosted.coordinator().clone();
         let session = Arc::new(tokio::sync::Mutex::new(hosted));
         let server = Server { coordinator, agent: args.agent.then(|| session.clone()), allowed: args.tools };
-        let served = server
-            .serve((tokio::io::stdin(), protocol_out))
-            .await
-            .map_err(|err| CliError::failed(format!("the MCP client's handshake failed: {err}")))?;
-        let ended = served.waiting().await;
+        // The server, and its handle on the session, is gone once this returns.
+        let ended = match server.serve((tokio::io::stdin(), protocol_out)).await {
+            Ok(served) => served
+                .waiting()
+                .await
+                .map(drop)
+                .map_err(|err| CliError::failed(format!("the MCP server stopped: {err}"))),
+            Err(err) => Err(CliError::failed(format!("the MCP client's handshake failed: {err}"))),
+        };
         let hosted = Arc::try_unwrap(session).map_err(|_| CliError::failed("a run_agent turn outlived the server"))?;
         hosted.into_inner().finish(ended.is_ok()).await;
-        ended.map(|_| ()).map_err(|err| CliError::failed(format!("the MCP server stopped: {err}")))
+        ended
     })
 }
