@@ -587,3 +587,38 @@ fn a_python_sdk_server_is_reached_over_streamable_http() {
     assert_python_tools(&python_server_results(config));
     drop(server);
 }
+
+#[test]
+fn a_servers_resources_are_listed_and_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = json!({"servers": {"everything": {"command": "node", "args": [everything_entry()]}}});
+    let uri = "demo://resource/static/document/features.md";
+    let script = json!([
+        {"tool_calls": [{"name": "mcp_wait"}]},
+        {"tool_calls": [
+            {"name": "mcp_resources", "arguments": {"server": "everything"}},
+            {"name": "mcp_read_resource", "arguments": {"server": "everything", "uri": uri}},
+            {"name": "mcp_read_resource", "arguments": {"server": "everything", "uri": "demo://nothing/here"}},
+            {"name": "mcp_read_resource", "arguments": {"server": "elsewhere", "uri": uri}},
+        ]},
+        {"text": "done"},
+    ]);
+    let run = run(dir.path(), config, script, &[]);
+    let (listed, resources, _) = &run.results("mcp_resources")[0];
+    assert!(listed, "{resources}");
+    let entry = resources["servers"]["everything"].as_array().unwrap().iter().find(|r| r["uri"] == uri);
+    let entry = entry.unwrap_or_else(|| panic!("{uri} is listed: {resources}"));
+    assert_eq!((entry["name"].as_str(), entry["mimeType"].as_str()), (Some("features.md"), Some("text/markdown")));
+
+    // The calls ran together: find each by what it answered.
+    let reads = run.results("mcp_read_resource");
+    let said = |needle: &str| reads.iter().find(|(_, out, _)| out.as_str().is_some_and(|t| t.contains(needle)));
+    // The file server-everything serves at that URI, whole.
+    let file = everything_entry().parent().unwrap().join("docs/features.md");
+    let whole = std::fs::read_to_string(file).unwrap();
+    assert!(reads.iter().any(|read| *read == (true, json!(whole), Value::Null)), "{reads:?}");
+    let missing = said("MCP server 'everything' refused `demo://nothing/here`").expect("an unknown URI is refused");
+    assert!(!missing.0);
+    let elsewhere = said(r#"/server: "elsewhere" is not one of "everything""#).expect("an unknown server is refused");
+    assert!(!elsewhere.0);
+}

@@ -80,6 +80,22 @@ fn block_text(block: &Value) -> String {
     }
 }
 
+/// The contents of a `resources/read` answer as text: each text resource
+/// whole (headed by its URI when there are several), a binary one as a
+/// one-line placeholder.
+pub fn resource_text(contents: &[Value]) -> String {
+    match contents {
+        [one] if one.get("text").is_some() => one["text"].as_str().unwrap_or_default().to_owned(),
+        _ => {
+            let parts: Vec<String> = contents
+                .iter()
+                .map(|resource| block_text(&json!({"type": "resource", "resource": resource})))
+                .collect();
+            parts.join("\n")
+        }
+    }
+}
+
 /// Decoded size of a base64 string.
 fn base64_len(data: Option<&Value>) -> usize {
     let data = data.and_then(Value::as_str).unwrap_or_default().trim_end_matches('=');
@@ -89,6 +105,17 @@ fn base64_len(data: Option<&Value>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resources_read_as_their_text_and_binary_ones_as_a_placeholder() {
+        let text = json!({"uri": "file:///a.txt", "mimeType": "text/plain", "text": "alpha"});
+        assert_eq!(resource_text(std::slice::from_ref(&text)), "alpha");
+        let blob = json!({"uri": "file:///b.png", "mimeType": "image/png", "blob": "AAAA"});
+        assert_eq!(
+            resource_text(&[text, blob]),
+            "[resource file:///a.txt]\nalpha\n[resource file:///b.png: image/png, 3 bytes, not shown]"
+        );
+    }
 
     #[test]
     fn names_are_prefixed_sanitised_and_bounded() {

@@ -48,6 +48,10 @@
 //! **Changes.** `notifications/tools/list_changed` re-lists the server's tools
 //! and mounts, replaces and unmounts to match.
 //!
+//! **Resources.** `mcp_resources {server?}` lists the servers' resources
+//! (`resources/list`, every page), and `mcp_read_resource {server, uri}`
+//! reads one (`resources/read`) as text, a binary one as a placeholder.
+//!
 //! **Results.** Sent once: the text of the `content` blocks, joined (images,
 //! audio and binary resources as a one-line placeholder), or the
 //! `structuredContent` object when the tool declared an output schema or the
@@ -173,6 +177,90 @@ impl Tool for McpWait {
     }
 }
 
+/// `mcp_resources {server?}` and `mcp_read_resource {server, uri}`: the
+/// servers' resources, listed and read.
+struct Resources {
+    mcp: Arc<Mcp>,
+    read: bool,
+    _shutdown: Arc<Shutdown>,
+}
+
+impl Resources {
+    fn server(&self, name: &str) -> Result<&Arc<Server>, ToolResult> {
+        self.mcp.servers.iter().find(|s| s.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.mcp.servers.iter().map(|s| s.name.as_str()).collect();
+            ToolResult::error(
+                "InvalidInput",
+                format!("no MCP server named '{name}'; the servers: {}", names.join(", ")),
+            )
+        })
+    }
+}
+
+impl Tool for Resources {
+    fn spec(&self) -> ToolSpec {
+        let mut server = json!({"type": "string"});
+        if !self.mcp.servers.is_empty() {
+            server["enum"] = self.mcp.servers.iter().map(|s| s.name.clone()).collect();
+        }
+        if self.read {
+            server["description"] = json!("The server the resource is on");
+            return ToolSpec::new(
+                "mcp_read_resource",
+                "Reads a resource of an MCP server by its URI (`mcp_resources` lists them): its text, or a line \
+                 describing a binary one.",
+                json!({
+                    "type": "object",
+                    "properties": {"server": server, "uri": {"type": "string", "description": "The resource's URI"}},
+                    "required": ["server", "uri"],
+                    "additionalProperties": false
+                }),
+            );
+        }
+        server["description"] = json!("Only this server (default: all)");
+        ToolSpec::new(
+            "mcp_resources",
+            "Lists the resources (files, records, documents) the MCP servers offer: each one's `uri`, `name`, \
+             `description` and `mimeType`, by server. Read one with `mcp_read_resource`.",
+            json!({"type": "object", "properties": {"server": server}, "additionalProperties": false}),
+        )
+    }
+
+    async fn execute(&self, input: Value) -> ToolResult {
+        let named = input.get("server").and_then(Value::as_str);
+        if self.read {
+            let (Some(name), Some(uri)) = (named, input.get("uri").and_then(Value::as_str)) else {
+                return ToolResult::error("InvalidInput", "mcp_read_resource needs `server` and `uri`");
+            };
+            let server = match self.server(name) {
+                Ok(server) => server,
+                Err(refused) => return refused,
+            };
+            return match server.read(uri).await {
+                Ok(text) => ToolResult::ok(text),
+                Err(message) => ToolResult::error("McpError", message),
+            };
+        }
+        let chosen: Vec<&Arc<Server>> = match named {
+            Some(name) => match self.server(name) {
+                Ok(server) => vec![server],
+                Err(refused) => return refused,
+            },
+            None => self.mcp.servers.iter().collect(),
+        };
+        let mut listing = serde_json::Map::new();
+        for server in chosen {
+            // A server without resources says so in its entry; the others still list.
+            let entry = match server.resources().await {
+                Ok(resources) => json!(resources),
+                Err(message) => json!({"error": message}),
+            };
+            listing.insert(server.name.clone(), entry);
+        }
+        ToolResult::ok(json!({"servers": listing}))
+    }
+}
+
 /// Routes the calls of the server tools this module mounted at run time.
 struct Dispatcher {
     mcp: Arc<Mcp>,
@@ -207,6 +295,8 @@ fn mount(ctx: MountContext) -> ModuleResult<Tools> {
     let shutdown = Arc::new(Shutdown(mcp.clone()));
     Ok(Tools::new()
         .with(McpWait { mcp: mcp.clone(), _shutdown: shutdown.clone() })
+        .with(Resources { mcp: mcp.clone(), read: false, _shutdown: shutdown.clone() })
+        .with(Resources { mcp: mcp.clone(), read: true, _shutdown: shutdown.clone() })
         .with_dispatcher(Dispatcher { mcp, _shutdown: shutdown }))
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 use amplifier_sdk::prelude::*;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+    ReadResourceRequestParams,
 };
 use rmcp::service::{NotificationContext, QuitReason, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -320,6 +321,36 @@ impl Server {
             let mut changed = self.status.subscribe();
             let _ = tokio::time::timeout_at(deadline.min(tokio::time::Instant::now() + POLL), changed.changed()).await;
         }
+    }
+
+    /// `request` on the ready server within its timeout; an error is a
+    /// sentence naming the server and `what` was asked.
+    async fn ask<T, F>(&self, what: &str, request: impl FnOnce(Peer<RoleClient>) -> F) -> Result<T, String>
+    where
+        F: std::future::Future<Output = Result<T, ServiceError>>,
+    {
+        let peer = self.ready_peer().await?;
+        let name = &self.name;
+        match tokio::time::timeout(self.timeout, request(peer)).await {
+            Err(_) => Err(format!("MCP server '{name}' did not answer {what} within {}s", self.timeout.as_secs_f64())),
+            Ok(Err(ServiceError::McpError(err))) => Err(format!("MCP server '{name}' refused {what}: {}", err.message)),
+            Ok(Err(err)) => Err(format!("MCP server '{name}' failed {what}: {err}")),
+            Ok(Ok(answer)) => Ok(answer),
+        }
+    }
+
+    /// The server's resources, as MCP describes them (`uri`, `name`, …).
+    pub async fn resources(&self) -> Result<Vec<Value>, String> {
+        let listed = self.ask("the resource list", |peer| async move { peer.list_all_resources().await }).await?;
+        Ok(listed.iter().filter_map(|resource| serde_json::to_value(resource).ok()).collect())
+    }
+
+    /// The contents of resource `uri`, as text.
+    pub async fn read(&self, uri: &str) -> Result<String, String> {
+        let params = ReadResourceRequestParams::new(uri);
+        let read = self.ask(&format!("`{uri}`"), |peer| async move { peer.read_resource(params).await }).await?;
+        let contents: Vec<Value> = read.contents.iter().filter_map(|c| serde_json::to_value(c).ok()).collect();
+        Ok(crate::convert::resource_text(&contents))
     }
 
     /// Calls MCP tool `tool` with `input` (`structured`: it declared an output schema).
