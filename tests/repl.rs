@@ -455,3 +455,29 @@ fn slash_image_attaches_an_image_to_the_next_prompt() {
     let image = &messages[messages.len() - 2]["content"][1];
     assert_eq!((image["type"].as_str(), image["source"]["media_type"].as_str()), (Some("image"), Some("image/gif")));
 }
+
+#[test]
+fn slash_prompt_fills_in_an_mcp_prompt_and_sends_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let everything = npm_package("@modelcontextprotocol/server-everything");
+    let tool = format!(
+        "  - {{module: tool-mcp, config: {{servers: {{everything: {{command: node, args: [\"{}\"]}}}}}}}}",
+        everything.display()
+    );
+    let mut terminal = answering_session(dir.path(), "cold and clear", &tool);
+    terminal.expect("> ");
+    terminal.type_keys("/prompts\r");
+    terminal.expect("everything/args-prompt");
+    terminal.expect("[city state?]");
+    terminal.expect("> ");
+    terminal.type_keys("/prompt everything/args-prompt city=Oslo\r");
+    terminal.expect("cold and clear");
+    terminal.expect("> ");
+    terminal.type_keys("/prompt args-prompt\r");
+    terminal.expect("usage: /prompt SERVER/NAME");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    terminal.wait_for_success();
+    let messages = first_request_messages(dir.path());
+    assert_eq!(messages.last().unwrap()["content"], "What's weather in Oslo?");
+}

@@ -589,7 +589,7 @@ fn a_python_sdk_server_is_reached_over_streamable_http() {
 }
 
 #[test]
-fn a_servers_resources_are_listed_and_read() {
+fn a_servers_resources_are_listed_and_read_and_its_prompts_filled_in() {
     let dir = tempfile::tempdir().unwrap();
     let config = json!({"servers": {"everything": {"command": "node", "args": [everything_entry()]}}});
     let uri = "demo://resource/static/document/features.md";
@@ -600,6 +600,8 @@ fn a_servers_resources_are_listed_and_read() {
             {"name": "mcp_read_resource", "arguments": {"server": "everything", "uri": uri}},
             {"name": "mcp_read_resource", "arguments": {"server": "everything", "uri": "demo://nothing/here"}},
             {"name": "mcp_read_resource", "arguments": {"server": "elsewhere", "uri": uri}},
+            {"name": "mcp_prompts", "arguments": {}},
+            {"name": "mcp_get_prompt", "arguments": {"server": "everything", "name": "args-prompt", "arguments": {"city": "Oslo"}}},
         ]},
         {"text": "done"},
     ]);
@@ -621,4 +623,14 @@ fn a_servers_resources_are_listed_and_read() {
     assert!(!missing.0);
     let elsewhere = said(r#"/server: "elsewhere" is not one of "everything""#).expect("an unknown server is refused");
     assert!(!elsewhere.0);
+
+    let (listed, prompts, _) = &run.results("mcp_prompts")[0];
+    let args_prompt = prompts["servers"]["everything"].as_array().unwrap().iter().find(|p| p["name"] == "args-prompt");
+    let args_prompt = args_prompt.unwrap_or_else(|| panic!("args-prompt is listed: {prompts}"));
+    assert!(*listed && args_prompt["arguments"][0]["name"] == "city", "{args_prompt}");
+    let filled = &run.results("mcp_get_prompt")[0];
+    assert_eq!(
+        filled,
+        &(true, json!({"messages": [{"role": "user", "text": "What's weather in Oslo?"}]}), Value::Null)
+    );
 }

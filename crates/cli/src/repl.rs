@@ -32,6 +32,9 @@ const HELP: &str = "\
   /skills        the skills the model is offered (tool-skills)
   /skill NAME    put a skill's instructions into the conversation
   /image FILE    attach an image (PNG, JPEG, GIF, WebP) to the next prompt
+  /prompts       the MCP servers' prompts (tool-mcp)
+  /prompt SERVER/NAME [key=value ...]
+                 fill in an MCP prompt and send it as your prompt
   /status        session id, turns, tokens, cost, providers and models
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
@@ -120,14 +123,16 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
             continue;
         }
         let _ = editor.add_history_entry(line);
-        let line = &crate::line_editor::joined(line);
+        let mut line = crate::line_editor::joined(line);
         if let Some(command) = line.strip_prefix('/') {
             let repl = Repl { hosted: &hosted, front: &front, approval: &approval, turns };
             match runtime.block_on(slash(command, &repl)) {
                 Flow::Continue => continue,
                 Flow::Exit => break,
+                Flow::Prompt(text) => line = text,
             }
         }
+        let line = &line;
         turns += 1;
         let before = front.meter.total();
         runtime.block_on(turn(&mut hosted, &front, line));
@@ -159,6 +164,8 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
 enum Flow {
     Continue,
     Exit,
+    /// Run this as the turn's prompt (an MCP prompt, filled in).
+    Prompt(String),
 }
 
 /// One prompt, with Ctrl-C wired to the session's cancellation and lines
@@ -194,11 +201,45 @@ async fn skill_tool(coordinator: &Coordinator, input: serde_json::Value) -> Resu
         return Err(CliError::failed("no skills: this plan mounts no tool-skills, or it found none")
             .hint("put skills in .amplifier/skills/NAME/SKILL.md and mount `tool-skills` in the plan"));
     }
-    let result = coordinator.execute_tool("load_skill", input, None).await;
+    ask_tool(coordinator, "load_skill", input).await
+}
+
+/// Asks tool-mcp's prompt tools, as the model would.
+async fn prompt_tool(
+    coordinator: &Coordinator,
+    tool: &str,
+    input: serde_json::Value,
+) -> Result<serde_json::Value, CliError> {
+    if !coordinator.tool_specs().iter().any(|spec| spec.name == tool) {
+        return Err(CliError::failed("no MCP prompts: this plan mounts no tool-mcp")
+            .hint("add MCP servers to the plan with `tool-mcp` (docs/user/tools.md#tool-mcp)"));
+    }
+    ask_tool(coordinator, tool, input).await
+}
+
+/// A tool's output, or its failure as an error.
+async fn ask_tool(
+    coordinator: &Coordinator,
+    tool: &str,
+    input: serde_json::Value,
+) -> Result<serde_json::Value, CliError> {
+    let result = coordinator.execute_tool(tool, input, None).await;
     match result.success {
         true => Ok(result.output.unwrap_or_default()),
         false => Err(CliError::failed(result.serialized_output())),
     }
+}
+
+/// `SERVER/NAME key=value…` as `mcp_get_prompt`'s input.
+fn prompt_input(argument: &str) -> Option<serde_json::Value> {
+    let mut words = argument.split_whitespace();
+    let (server, name) = words.next()?.split_once('/')?;
+    let mut arguments = serde_json::Map::new();
+    for word in words {
+        let (key, value) = word.split_once('=')?;
+        arguments.insert(key.to_owned(), json!(value));
+    }
+    Some(json!({"server": server, "name": name, "arguments": arguments}))
 }
 
 async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
@@ -243,6 +284,46 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
                 Err(err) => CliError::failed(format!("cannot attach the image: {err}")).print(),
             },
             Err(err) => err.print(),
+        },
+        "prompts" => match prompt_tool(coordinator, "mcp_prompts", json!({})).await {
+            Ok(listed) => {
+                for (server, prompts) in listed["servers"].as_object().into_iter().flatten() {
+                    if let Some(error) = prompts["error"].as_str() {
+                        println!("  {server:<24} ({error})");
+                    }
+                    for prompt in prompts.as_array().into_iter().flatten() {
+                        let name = format!("{server}/{}", prompt["name"].as_str().unwrap_or_default());
+                        let arguments: Vec<String> = prompt["arguments"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|a| {
+                                let required = a["required"].as_bool() == Some(true);
+                                format!("{}{}", a["name"].as_str().unwrap_or_default(), if required { "" } else { "?" })
+                            })
+                            .collect();
+                        let arguments =
+                            if arguments.is_empty() { String::new() } else { format!(" [{}]", arguments.join(" ")) };
+                        println!("  {name:<24} {}{arguments}", prompt["description"].as_str().unwrap_or_default());
+                    }
+                }
+            }
+            Err(err) => err.print(),
+        },
+        "prompt" => match prompt_input(argument) {
+            Some(input) => match prompt_tool(coordinator, "mcp_get_prompt", input).await {
+                Ok(filled) => {
+                    let texts: Vec<&str> = filled["messages"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|m| m["text"].as_str())
+                        .collect();
+                    return Flow::Prompt(texts.join("\n\n"));
+                }
+                Err(err) => err.print(),
+            },
+            None => eprintln!("usage: /prompt SERVER/NAME [key=value ...] (/prompts lists them)"),
         },
         "status" => {
             let usage = front.meter.total();

@@ -45,7 +45,8 @@ fn content_text(content: Option<&Value>) -> String {
     parts.join("\n")
 }
 
-fn block_text(block: &Value) -> String {
+/// One content block as text (a placeholder for what the model cannot read).
+pub fn block_text(block: &Value) -> String {
     let str_of = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     match block.get("type").and_then(Value::as_str).unwrap_or_default() {
         "text" => str_of(block, "text"),

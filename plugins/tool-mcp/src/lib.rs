@@ -48,9 +48,13 @@
 //! **Changes.** `notifications/tools/list_changed` re-lists the server's tools
 //! and mounts, replaces and unmounts to match.
 //!
-//! **Resources.** `mcp_resources {server?}` lists the servers' resources
-//! (`resources/list`, every page), and `mcp_read_resource {server, uri}`
-//! reads one (`resources/read`) as text, a binary one as a placeholder.
+//! **Resources and prompts.** `mcp_resources {server?}` lists the servers'
+//! resources (`resources/list`, every page), and `mcp_read_resource
+//! {server, uri}` reads one (`resources/read`) as text, a binary one as a
+//! placeholder; `mcp_prompts {server?}` lists their prompts and
+//! `mcp_get_prompt {server, name, arguments?}` fills one in (`prompts/get`)
+//! as `{messages: [{role, text}]}`. The REPL's `/prompts` and `/prompt`
+//! reach the prompts through them.
 //!
 //! **Results.** Sent once: the text of the `content` blocks, joined (images,
 //! audio and binary resources as a one-line placeholder), or the
@@ -177,15 +181,26 @@ impl Tool for McpWait {
     }
 }
 
-/// `mcp_resources {server?}` and `mcp_read_resource {server, uri}`: the
-/// servers' resources, listed and read.
-struct Resources {
+/// The servers' resources and prompts, as four static tools.
+#[derive(Clone, Copy)]
+enum Catalog {
+    /// `mcp_resources {server?}`
+    Resources,
+    /// `mcp_read_resource {server, uri}`
+    ReadResource,
+    /// `mcp_prompts {server?}`
+    Prompts,
+    /// `mcp_get_prompt {server, name, arguments?}`
+    GetPrompt,
+}
+
+struct CatalogTool {
     mcp: Arc<Mcp>,
-    read: bool,
+    kind: Catalog,
     _shutdown: Arc<Shutdown>,
 }
 
-impl Resources {
+impl CatalogTool {
     fn server(&self, name: &str) -> Result<&Arc<Server>, ToolResult> {
         self.mcp.servers.iter().find(|s| s.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.mcp.servers.iter().map(|s| s.name.as_str()).collect();
@@ -195,52 +210,14 @@ impl Resources {
             )
         })
     }
-}
 
-impl Tool for Resources {
-    fn spec(&self) -> ToolSpec {
-        let mut server = json!({"type": "string"});
-        if !self.mcp.servers.is_empty() {
-            server["enum"] = self.mcp.servers.iter().map(|s| s.name.clone()).collect();
-        }
-        if self.read {
-            server["description"] = json!("The server the resource is on");
-            return ToolSpec::new(
-                "mcp_read_resource",
-                "Reads a resource of an MCP server by its URI (`mcp_resources` lists them): its text, or a line \
-                 describing a binary one.",
-                json!({
-                    "type": "object",
-                    "properties": {"server": server, "uri": {"type": "string", "description": "The resource's URI"}},
-                    "required": ["server", "uri"],
-                    "additionalProperties": false
-                }),
-            );
-        }
-        server["description"] = json!("Only this server (default: all)");
-        ToolSpec::new(
-            "mcp_resources",
-            "Lists the resources (files, records, documents) the MCP servers offer: each one's `uri`, `name`, \
-             `description` and `mimeType`, by server. Read one with `mcp_read_resource`.",
-            json!({"type": "object", "properties": {"server": server}, "additionalProperties": false}),
-        )
-    }
-
-    async fn execute(&self, input: Value) -> ToolResult {
-        let named = input.get("server").and_then(Value::as_str);
-        if self.read {
-            let (Some(name), Some(uri)) = (named, input.get("uri").and_then(Value::as_str)) else {
-                return ToolResult::error("InvalidInput", "mcp_read_resource needs `server` and `uri`");
-            };
-            let server = match self.server(name) {
-                Ok(server) => server,
-                Err(refused) => return refused,
-            };
-            return match server.read(uri).await {
-                Ok(text) => ToolResult::ok(text),
-                Err(message) => ToolResult::error("McpError", message),
-            };
-        }
+    /// Each chosen server's answer to `list`, by name; a server that has
+    /// none of what is listed says so in its entry.
+    async fn listing<F: std::future::Future<Output = Result<Vec<Value>, String>>>(
+        &self,
+        named: Option<&str>,
+        list: impl Fn(Arc<Server>) -> F,
+    ) -> ToolResult {
         let chosen: Vec<&Arc<Server>> = match named {
             Some(name) => match self.server(name) {
                 Ok(server) => vec![server],
@@ -250,14 +227,93 @@ impl Tool for Resources {
         };
         let mut listing = serde_json::Map::new();
         for server in chosen {
-            // A server without resources says so in its entry; the others still list.
-            let entry = match server.resources().await {
-                Ok(resources) => json!(resources),
+            let entry = match list(server.clone()).await {
+                Ok(items) => json!(items),
                 Err(message) => json!({"error": message}),
             };
             listing.insert(server.name.clone(), entry);
         }
         ToolResult::ok(json!({"servers": listing}))
+    }
+}
+
+impl Tool for CatalogTool {
+    fn spec(&self) -> ToolSpec {
+        let mut server = json!({"type": "string"});
+        if !self.mcp.servers.is_empty() {
+            server["enum"] = self.mcp.servers.iter().map(|s| s.name.clone()).collect();
+        }
+        let (name, description, mut properties, required) = match self.kind {
+            Catalog::Resources => (
+                "mcp_resources",
+                "Lists the resources (files, records, documents) the MCP servers offer: each one's `uri`, `name`, \
+                 `description` and `mimeType`, by server. Read one with `mcp_read_resource`.",
+                json!({}),
+                json!([]),
+            ),
+            Catalog::ReadResource => (
+                "mcp_read_resource",
+                "Reads a resource of an MCP server by its URI (`mcp_resources` lists them): its text, or a line \
+                 describing a binary one.",
+                json!({"uri": {"type": "string", "description": "The resource's URI"}}),
+                json!(["server", "uri"]),
+            ),
+            Catalog::Prompts => (
+                "mcp_prompts",
+                "Lists the prompts (templates of messages) the MCP servers offer: each one's `name`, `description` \
+                 and `arguments`, by server. Fill one in with `mcp_get_prompt`.",
+                json!({}),
+                json!([]),
+            ),
+            Catalog::GetPrompt => (
+                "mcp_get_prompt",
+                "Fills in a prompt of an MCP server (`mcp_prompts` lists them) and returns its messages.",
+                json!({
+                    "name": {"type": "string", "description": "The prompt's name"},
+                    "arguments": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Its arguments, by name"}
+                }),
+                json!(["server", "name"]),
+            ),
+        };
+        server["description"] = match self.kind {
+            Catalog::Resources | Catalog::Prompts => json!("Only this server (default: all)"),
+            Catalog::ReadResource | Catalog::GetPrompt => json!("The MCP server"),
+        };
+        properties["server"] = server;
+        ToolSpec::new(
+            name,
+            description,
+            json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false}),
+        )
+    }
+
+    async fn execute(&self, input: Value) -> ToolResult {
+        let text = |key: &str| input.get(key).and_then(Value::as_str);
+        let named = text("server");
+        match self.kind {
+            Catalog::Resources => self.listing(named, |server| async move { server.resources().await }).await,
+            Catalog::Prompts => self.listing(named, |server| async move { server.prompts().await }).await,
+            Catalog::ReadResource | Catalog::GetPrompt => {
+                let (Some(name), Some(what)) = (named, text("uri").or(text("name"))) else {
+                    return ToolResult::error("InvalidInput", "give `server` and what to read or fill in");
+                };
+                let server = match self.server(name) {
+                    Ok(server) => server,
+                    Err(refused) => return refused,
+                };
+                let answer = match self.kind {
+                    Catalog::ReadResource => server.read(what).await.map(Value::String),
+                    _ => {
+                        let arguments = input.get("arguments").and_then(Value::as_object).cloned();
+                        server.prompt(what, arguments).await.map(|messages| json!({"messages": messages}))
+                    }
+                };
+                match answer {
+                    Ok(answer) => ToolResult::ok(answer),
+                    Err(message) => ToolResult::error("McpError", message),
+                }
+            }
+        }
     }
 }
 
@@ -293,11 +349,11 @@ fn mount(ctx: MountContext) -> ModuleResult<Tools> {
     let mcp = Arc::new(Mcp::new(ctx.host, servers));
     mcp.start();
     let shutdown = Arc::new(Shutdown(mcp.clone()));
-    Ok(Tools::new()
-        .with(McpWait { mcp: mcp.clone(), _shutdown: shutdown.clone() })
-        .with(Resources { mcp: mcp.clone(), read: false, _shutdown: shutdown.clone() })
-        .with(Resources { mcp: mcp.clone(), read: true, _shutdown: shutdown.clone() })
-        .with_dispatcher(Dispatcher { mcp, _shutdown: shutdown }))
+    let mut tools = Tools::new().with(McpWait { mcp: mcp.clone(), _shutdown: shutdown.clone() });
+    for kind in [Catalog::Resources, Catalog::ReadResource, Catalog::Prompts, Catalog::GetPrompt] {
+        tools = tools.with(CatalogTool { mcp: mcp.clone(), kind, _shutdown: shutdown.clone() });
+    }
+    Ok(tools.with_dispatcher(Dispatcher { mcp, _shutdown: shutdown }))
 }
 
 export_module!(tool => mount);

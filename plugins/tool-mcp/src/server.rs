@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use amplifier_sdk::prelude::*;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
-    ReadResourceRequestParams,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetPromptRequestParams, Implementation,
+    ProtocolVersion, ReadResourceRequestParams,
 };
 use rmcp::service::{NotificationContext, QuitReason, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -351,6 +351,29 @@ impl Server {
         let read = self.ask(&format!("`{uri}`"), |peer| async move { peer.read_resource(params).await }).await?;
         let contents: Vec<Value> = read.contents.iter().filter_map(|c| serde_json::to_value(c).ok()).collect();
         Ok(crate::convert::resource_text(&contents))
+    }
+
+    /// The server's prompts, as MCP describes them (`name`, `description`, `arguments`).
+    pub async fn prompts(&self) -> Result<Vec<Value>, String> {
+        let listed = self.ask("the prompt list", |peer| async move { peer.list_all_prompts().await }).await?;
+        Ok(listed.iter().filter_map(|prompt| serde_json::to_value(prompt).ok()).collect())
+    }
+
+    /// Prompt `name` filled in with `arguments`: its messages as `{role, text}`.
+    pub async fn prompt(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) -> Result<Vec<Value>, String> {
+        let mut params = GetPromptRequestParams::new(name);
+        params.arguments = arguments;
+        let got = self.ask(&format!("prompt `{name}`"), |peer| async move { peer.get_prompt(params).await }).await?;
+        Ok(got
+            .messages
+            .iter()
+            .filter_map(|message| serde_json::to_value(message).ok())
+            .map(|message| json!({"role": message["role"], "text": crate::convert::block_text(&message["content"])}))
+            .collect())
     }
 
     /// Calls MCP tool `tool` with `input` (`structured`: it declared an output schema).
