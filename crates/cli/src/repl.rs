@@ -319,7 +319,11 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
                         .flatten()
                         .filter_map(|m| m["text"].as_str())
                         .collect();
-                    return Flow::Prompt(texts.join("\n\n"));
+                    let text = texts.join("\n\n");
+                    if !text.trim().is_empty() {
+                        return Flow::Prompt(text);
+                    }
+                    eprintln!("the prompt {argument} filled in to no text; nothing was sent");
                 }
                 Err(err) => err.print(),
             },
