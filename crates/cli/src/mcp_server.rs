@@ -90,7 +90,7 @@ impl Server {
             .map(|spec| {
                 let schema = match spec.parameters {
                     Value::Object(schema) => schema,
-                    _ => json!({"type": "object"}).as_object().cloned().unwrap_or_default(),
+                    _ => serde_json::Map::from_iter([("type".to_owned(), json!("object"))]),
                 };
                 Tool::new_with_raw(spec.name, spec.description.map(Into::into), Arc::new(schema))
             })

@@ -727,7 +727,8 @@ pub enum ApprovalDefault {
     Deny,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Ordered by severity: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MessageLevel {
     #[default]

@@ -199,7 +199,7 @@ fn claude(answer: ClaudeAnswer, event: &str) -> Answer {
 /// then the rewrites (later ones over earlier ones), then added context.
 pub fn combine(answers: Vec<Answer>, event: &str, mut data: JsonMap) -> HookResult {
     let messages: Vec<&(String, MessageLevel)> = answers.iter().filter_map(|a| a.message.as_ref()).collect();
-    let level = messages.iter().map(|(_, level)| *level).max_by_key(|level| severity(*level));
+    let level = messages.iter().map(|(_, level)| *level).max();
     let user_message = (!messages.is_empty())
         .then(|| messages.iter().map(|(message, _)| message.as_str()).collect::<Vec<_>>().join("\n"));
     let finish = |mut result: HookResult| {
@@ -238,14 +238,6 @@ pub fn combine(answers: Vec<Answer>, event: &str, mut data: JsonMap) -> HookResu
         return finish(inject(context.join("\n\n")));
     }
     finish(HookResult::continue_())
-}
-
-fn severity(level: MessageLevel) -> u8 {
-    match level {
-        MessageLevel::Info => 0,
-        MessageLevel::Warning => 1,
-        MessageLevel::Error => 2,
-    }
 }
 
 fn inject(text: String) -> HookResult {

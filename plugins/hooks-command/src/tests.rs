@@ -293,3 +293,21 @@ fn failures_say_what_went_wrong() {
     let missing = answer::Ran::NotStarted(std::io::Error::from(std::io::ErrorKind::NotFound));
     assert!(read(missing).starts_with("hook command `check` did not start"));
 }
+
+#[tokio::test]
+async fn the_most_severe_message_sets_the_level() {
+    let told = |level: &str| {
+        format!(
+            "echo '{{\"action\": \"continue\", \"user_message\": \"{level}\", \"user_message_level\": \"{level}\"}}'"
+        )
+    };
+    let mounted = hooks(json!({"hooks": [
+        {"event": "tool:pre", "command": told("info")},
+        {"event": "tool:pre", "command": told("error")},
+        {"event": "tool:pre", "command": told("warning")},
+    ]}))
+    .unwrap();
+    let result = handle(&mounted, "tool:pre", tool_pre("bash", json!({}))).await;
+    assert_eq!(result.user_message.as_deref(), Some("info\nerror\nwarning"));
+    assert_eq!(result.user_message_level, MessageLevel::Error);
+}
