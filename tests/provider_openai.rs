@@ -104,6 +104,20 @@ async fn real_llama_cpp_server_completes_streams_lists_models_and_runs_a_tool_tu
     assert_eq!(result["status"], "success");
     assert!(!result["response"].as_str().unwrap_or_default().trim().is_empty(), "an answer came back: {result}");
 
+    // llama.cpp's own Responses API (`/v1/responses`): the same streamed tool turn.
+    let responses = plan.replace("temperature: 0}", "temperature: 0, api: responses}");
+    assert!(responses.contains("api: responses"), "{responses}");
+    let lines = echo_turn(dir.path(), &responses);
+    let result = &lines.last().unwrap()["data"];
+    assert_eq!(result["status"], "success", "{result}");
+    assert!(!result["response"].as_str().unwrap_or_default().trim().is_empty(), "an answer came back: {result}");
+    let request = &lines.iter().find(|l| l["event"] == "llm:request").unwrap()["data"];
+    assert_eq!(request["api"], "responses", "{request}");
+    let usage = &lines.iter().find(|l| l["event"] == "llm:response").unwrap()["data"]["usage"];
+    assert!(usage["input_tokens"].as_u64() > Some(0), "usage from response.completed: {usage}");
+    let deltas = lines.iter().filter(|l| l["event"] == "content_block:delta").count();
+    assert!(deltas > 0, "the answer streamed");
+
     // The same server speaks Anthropic's Messages API too (llama.cpp's own
     // `/v1/messages`): provider-anthropic runs the same tool turn on it.
     let anthropic = format!(
@@ -425,5 +439,187 @@ async fn a_failed_tool_result_says_so_in_its_text() {
     // Chat Completions has no error flag: the text carries it, once.
     assert_eq!(results, ["Error: no such file: x", "Error: permission denied", "contents of y"]);
     assert_fits_sdk("openai", &server.received());
+    harness.close().await;
+}
+
+/// One Responses API stream: `response.created`, each output item added,
+/// its deltas and done, then `response.completed` with `usage`.
+fn responses_stream(id: &str, items: &[Value], usage: Value) -> Reply {
+    let mut frames = vec![(
+        "response.created",
+        json!({"type": "response.created", "response": {"id": id, "object": "response", "model": "gpt-5-mini", "status": "in_progress", "output": []}}),
+    )];
+    for (index, item) in items.iter().enumerate() {
+        let item_id = item["id"].as_str().unwrap();
+        let mut added = item.clone();
+        match item["type"].as_str().unwrap() {
+            "reasoning" => {
+                added["summary"] = json!([]);
+                added.as_object_mut().unwrap().remove("encrypted_content");
+            }
+            "message" => added["content"] = json!([]),
+            _ => added["arguments"] = json!(""),
+        }
+        frames.push((
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "output_index": index, "item": added}),
+        ));
+        let (kind, delta) = match item["type"].as_str().unwrap() {
+            "reasoning" => ("response.reasoning_summary_text.delta", item["summary"][0]["text"].clone()),
+            "message" => ("response.output_text.delta", item["content"][0]["text"].clone()),
+            _ => ("response.function_call_arguments.delta", item["arguments"].clone()),
+        };
+        frames.push((kind, json!({"type": kind, "item_id": item_id, "output_index": index, "summary_index": 0, "content_index": 0, "delta": delta})));
+        frames.push((
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "output_index": index, "item": item}),
+        ));
+    }
+    frames.push((
+        "response.completed",
+        json!({"type": "response.completed", "response": {"id": id, "object": "response", "model": "gpt-5-mini", "status": "completed", "output": items, "usage": usage}}),
+    ));
+    Reply::sse(frames.into_iter().map(|(event, data)| (Some(event), data)))
+}
+
+/// A whole `POST /responses` reply with one message.
+fn responses_message(id: &str, text: &str) -> Value {
+    json!({
+        "id": id, "object": "response", "model": "gpt-5-mini", "status": "completed",
+        "output": [{"type": "message", "id": format!("msg_{id}"), "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": text, "annotations": []}]}],
+        "usage": {"input_tokens": 12, "output_tokens": 3, "total_tokens": 15}
+    })
+}
+
+/// A whole agent turn over the Responses API (the real binary, the real
+/// loop): a reasoning model reasons and calls echo; its encrypted reasoning
+/// goes back with the call on the next step, and every request fits the
+/// OpenAI SDK's Responses request types.
+#[test]
+fn the_responses_api_carries_encrypted_reasoning_across_a_tool_step() {
+    let reasoning = json!({"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "The user wants an echo."}], "encrypted_content": "ENCRYPTED-1"});
+    let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "echo", "arguments": "{\"text\": \"hi\"}", "status": "completed"});
+    let answer = json!({"type": "message", "id": "msg_2", "role": "assistant", "status": "completed", "content": [{"type": "output_text", "text": "It said hi.", "annotations": []}]});
+    let server = FakeServer::start(vec![
+        responses_stream(
+            "resp_1",
+            &[reasoning, call],
+            json!({"input_tokens": 100, "input_tokens_details": {"cached_tokens": 40}, "output_tokens": 20, "output_tokens_details": {"reasoning_tokens": 12}, "total_tokens": 120}),
+        ),
+        responses_stream("resp_2", &[answer], json!({"input_tokens": 130, "output_tokens": 5, "total_tokens": 135})),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let provider = format!(
+        "  - module: provider-openai\n    source: \"{}\"\n    config: {{base_url: \"{}/v1\", api_key: \"{KEY}\", api: responses, default_model: gpt-5-mini, max_tokens: 200, temperature: 0.3, max_retries: 0}}\n",
+        plugin("provider-openai"),
+        server.url
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
+    let output = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "echo hi"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "stderr:\n{}\nstdout:\n{}", stderr(&output), stdout(&output));
+    let lines = json_lines(&output);
+    assert_eq!(lines.last().unwrap()["data"]["response"], "It said hi.");
+    let post = lines.iter().find(|l| l["event"] == "tool:post").expect("echo ran");
+    assert_eq!(post["data"]["result"]["success"], true);
+    // Usage with the cached and reasoning tokens.
+    let usage = &lines.iter().find(|l| l["event"] == "llm:response").unwrap()["data"]["usage"];
+    assert_eq!((usage["cache_read_tokens"].as_u64(), usage["reasoning_tokens"].as_u64()), (Some(40), Some(12)));
+
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    assert!(
+        received.iter().all(|r| r.path == "/v1/responses"),
+        "{:?}",
+        received.iter().map(|r| &r.path).collect::<Vec<_>>()
+    );
+    let first = received[0].json();
+    assert_eq!(first["include"], json!(["reasoning.encrypted_content"]));
+    assert_eq!((first["store"].as_bool(), first["stream"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(first["max_output_tokens"], 200);
+    assert!(first.get("temperature").is_none(), "a reasoning model refuses temperature: {first}");
+    assert_eq!(first["tools"][0]["strict"], false);
+    // The second step sends the reasoning item back, encrypted, before its call, then the result.
+    let input = received[1].json()["input"].as_array().unwrap().clone();
+    let at = |kind: &str| {
+        input.iter().position(|item| item["type"] == kind).unwrap_or_else(|| panic!("no {kind}: {input:?}"))
+    };
+    assert_eq!(input[at("reasoning")]["encrypted_content"], "ENCRYPTED-1");
+    assert_eq!(input[at("reasoning")]["id"], "rs_1");
+    assert!(at("reasoning") < at("function_call") && at("function_call") < at("function_call_output"));
+    assert_eq!(input[at("function_call")]["call_id"], "call_1");
+    assert_eq!(input[at("function_call_output")]["call_id"], "call_1");
+    assert!(input[at("function_call_output")]["output"].as_str().unwrap().contains("hi"));
+    assert!(received[1].json().get("previous_response_id").is_none(), "chaining is off by default");
+    assert_fits_sdk("openai-responses", &received);
+}
+
+/// With chaining on, a request names the last response and sends only what
+/// followed it; when the server no longer has that response, the request
+/// goes again whole, and says so. An `error` event in a stream is retried
+/// like an HTTP error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chained_request_falls_back_to_the_whole_history_when_its_response_is_gone() {
+    let gone = json!({"error": {"message": "Previous response with id 'resp_1' not found.", "type": "invalid_request_error", "param": "previous_response_id", "code": "previous_response_not_found"}});
+    let rate_limited = Reply::sse([(
+        Some("error"),
+        json!({"type": "error", "code": "rate_limit_exceeded", "message": "Rate limit reached", "param": null}),
+    )]);
+    let server = FakeServer::start(vec![
+        Reply::json(200, responses_message("resp_2", "Chained.")),
+        Reply::json(400, gone),
+        Reply::json(200, responses_message("resp_3", "Whole.")),
+        rate_limited,
+        responses_stream(
+            "resp_4",
+            &[responses_message("resp_4", "After the wait.")["output"][0].clone()],
+            json!({"input_tokens": 12, "output_tokens": 3, "total_tokens": 15}),
+        ),
+    ]);
+    let config = fake_config(&server, "api: responses, enable_response_chaining: true, max_retries: 1")
+        .replace("default_model: fake-model", "default_model: gpt-4.1-mini");
+    let harness = mount(&openai("openai", &config)).await;
+    let history = |response_id: &str| ChatRequest {
+        messages: vec![
+            Message::system("Be brief."),
+            Message::user("hi"),
+            Message {
+                metadata: Some(serde_json::from_value(json!({"response_id": response_id})).unwrap()),
+                ..Message::new(amplifier_kernel::models::Role::Assistant, "Hello.")
+            },
+            Message::user("again"),
+        ]
+        .into(),
+        ..ChatRequest::default()
+    };
+
+    let (response, _) = harness.complete("openai", history("resp_1"), false).await;
+    assert_eq!(response.unwrap().text(), "Chained.");
+    let chained = server.received()[0].json();
+    assert_eq!((chained["previous_response_id"].as_str(), chained["store"].as_bool()), (Some("resp_1"), Some(true)));
+    assert_eq!(chained["input"], json!([{"type": "message", "role": "user", "content": "again"}]));
+
+    let (response, _) = harness.complete("openai", history("resp_1"), false).await;
+    assert_eq!(response.unwrap().text(), "Whole.");
+    let whole = server.received()[2].json();
+    assert!(whole.get("previous_response_id").is_none(), "{whole}");
+    assert_eq!(whole["input"].as_array().unwrap().len(), 4);
+    let invalidated = harness.events.named("provider:response_chain_invalidated");
+    assert_eq!(invalidated.len(), 1);
+    assert_eq!(invalidated[0]["previous_response_id"], "resp_1");
+    assert!(invalidated[0]["error"].as_str().unwrap().contains("not found"), "{}", invalidated[0]);
+
+    // A Chat Completions id is no chain; the stream's error event is a 429.
+    let (response, deltas) = harness.complete("openai", history("chatcmpl-1"), true).await;
+    assert_eq!(response.unwrap().text(), "After the wait.");
+    assert_eq!(deltas, [json!({"type": "text", "index": 0, "text": "After the wait."})]);
+    assert!(server.received()[3].json().get("previous_response_id").is_none());
+    let retries = harness.events.named("provider:retry");
+    assert_eq!(retries.len(), 1);
+    assert_eq!(retries[0]["error_type"], "rate_limit");
+    assert_fits_sdk("openai-responses", &server.received());
     harness.close().await;
 }

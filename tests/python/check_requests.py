@@ -1,8 +1,8 @@
 """Checks recorded request bodies against an official Python SDK's request
-types: the `openai` package's Chat Completions params, or the `anthropic`
-package's Messages params (TypedDicts, validated with pydantic).
+types: the `openai` package's Chat Completions or Responses params, or the
+`anthropic` package's Messages params (TypedDicts, validated with pydantic).
 
-Usage: check_requests.py openai|anthropic FILE
+Usage: check_requests.py openai|openai-responses|anthropic FILE
 
 FILE holds one JSON request body per line. Every TypedDict of the SDK is
 made to refuse keys it does not declare, so a misspelt or invented field
@@ -64,6 +64,12 @@ def adapters(sdk: str):
 
         forbid_extra_keys(openai.types)
         return params.CompletionCreateParamsStreaming, params.CompletionCreateParamsNonStreaming
+    if sdk == "openai-responses":
+        import openai.types
+        from openai.types.responses import response_create_params as params
+
+        forbid_extra_keys(openai.types)
+        return params.ResponseCreateParamsStreaming, params.ResponseCreateParamsNonStreaming
     import anthropic.types
     from anthropic.types import message_create_params as params
 

@@ -85,6 +85,10 @@ pub const PROVIDER_THROTTLE: &str = "provider:throttle";
 pub const PROVIDER_TOOL_SEQUENCE_REPAIRED: &str = "provider:tool_sequence_repaired";
 /// Upstream's; nothing here emits it yet.
 pub const PROVIDER_RESOLVE: &str = "provider:resolve";
+/// provider-openai (upstream's too): the server no longer had the response a
+/// chained request named; the request went again, whole
+/// (`{provider, model, previous_response_id, error}`).
+pub const PROVIDER_RESPONSE_CHAIN_INVALIDATED: &str = "provider:response_chain_invalidated";
 /// context-core compacted the history to fit its budget (upstream's fields).
 pub const CONTEXT_COMPACTION: &str = "context:compaction";
 /// Upstream's; nothing here emits it yet.
@@ -149,8 +153,14 @@ pub const ALL_EVENTS: &[&str] = &[
 
 /// The events of this host and its standard modules that upstream's list
 /// lacks (upstream's modules declare theirs as `observability.events`).
-pub const HOST_EVENTS: &[&str] =
-    &[SESSION_CONFIG, TOOL_SELECTING, STEERING_INJECTED, ORCHESTRATOR_RATE_LIMIT_DELAY, HOOK_INJECTION_REFUSED];
+pub const HOST_EVENTS: &[&str] = &[
+    SESSION_CONFIG,
+    TOOL_SELECTING,
+    STEERING_INJECTED,
+    ORCHESTRATOR_RATE_LIMIT_DELAY,
+    HOOK_INJECTION_REFUSED,
+    PROVIDER_RESPONSE_CHAIN_INVALIDATED,
+];
 
 #[cfg(test)]
 mod tests {

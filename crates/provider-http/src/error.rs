@@ -116,10 +116,15 @@ pub fn from_status(
     error
 }
 
-/// An error event inside a stream (Anthropic's `event: error`, or an OpenAI
-/// chunk `{"error": …}`): mapped through the HTTP status its type stands for.
+/// An error event inside a stream (Anthropic's `event: error`, an OpenAI
+/// chunk `{"error": …}`, the Responses API's `error` event or
+/// `response.failed`): mapped through the HTTP status its type (or code)
+/// stands for.
 pub fn from_stream_error(provider: &str, data: &str, secret: Option<&str>) -> ModuleError {
-    let parsed = ErrorBody::parse(data);
+    // `response.failed` holds its error inside the response.
+    let failed = serde_json::from_str::<Value>(data).ok().and_then(|json| json.pointer("/response/error").cloned());
+    let data = failed.map_or_else(|| data.to_owned(), |error| serde_json::json!({"error": error}).to_string());
+    let parsed = ErrorBody::parse(&data);
     let status = match parsed.error_type.as_deref().unwrap_or_default() {
         "overloaded_error" => 529,
         "rate_limit_error" => 429,
@@ -129,9 +134,13 @@ pub fn from_stream_error(provider: &str, data: &str, secret: Option<&str>) -> Mo
         "request_too_large" => 413,
         "invalid_request_error" => 400,
         "timeout_error" => 504,
-        _ => 500,
+        _ => match parsed.code.as_deref().unwrap_or_default() {
+            "rate_limit_exceeded" => 429,
+            "context_length_exceeded" | "invalid_prompt" | "invalid_request_error" => 400,
+            _ => 500,
+        },
     };
-    from_status(provider, status, None, data, secret)
+    from_status(provider, status, None, &data, secret)
 }
 
 /// A transport failure from reqwest (no HTTP answer, or a broken body).
@@ -324,6 +333,15 @@ mod tests {
         let data = r#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#;
         let err = from_stream_error("anthropic", data, None);
         assert_eq!((err.kind, err.status_code, err.retryable), (ErrorKind::Unavailable, Some(529), true));
+        // The Responses API's two shapes: an `error` event, and a failed response.
+        let data = r#"{"type": "error", "code": "rate_limit_exceeded", "message": "Slow down", "param": null}"#;
+        let err = from_stream_error("openai", data, None);
+        assert_eq!((err.kind, err.status_code), (ErrorKind::RateLimit, Some(429)));
+        assert!(err.message.contains("Slow down"), "{}", err.message);
+        let data = r#"{"type": "response.failed", "response": {"status": "failed", "error": {"code": "server_error", "message": "The model broke"}}}"#;
+        let err = from_stream_error("openai", data, None);
+        assert_eq!((err.kind, err.status_code), (ErrorKind::Unavailable, Some(500)));
+        assert_eq!(err.message, "openai: HTTP 500 server_error: The model broke");
     }
 
     #[test]

@@ -48,6 +48,11 @@ pub fn invalid_config(module: &str, message: impl std::fmt::Display) -> ModuleEr
     ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {module}: {message}"))
 }
 
+/// The host name of `url`, when it is a URL with one.
+pub fn host_of(url: &str) -> Option<String> {
+    reqwest::Url::parse(url).ok().and_then(|url| url.host_str().map(str::to_owned))
+}
+
 /// The base URL: the configured one, else `env_var`'s value, else `default`; checked to be a URL.
 pub fn base_url(module: &str, configured: Option<&str>, env_var: &str, default: &str) -> Result<String, ModuleError> {
     let url = configured

@@ -78,7 +78,7 @@ pub const KNOWN: &[(&str, &str, Price)] = &[
 
 /// `configured` over the known prices of the models `base_url`'s host bills.
 pub fn with_known(mut configured: PriceTable, base_url: &str) -> PriceTable {
-    let host = reqwest::Url::parse(base_url).ok().and_then(|url| url.host_str().map(str::to_owned));
+    let host = crate::host_of(base_url);
     for (biller, model, price) in KNOWN {
         if host.as_deref() == Some(*biller) {
             configured.entry((*model).to_owned()).or_insert_with(|| price.clone());

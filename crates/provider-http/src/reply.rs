@@ -1,6 +1,16 @@
-//! What every wire format reads alike in a reply.
+//! What every wire format reads alike in a reply, and writes alike in a
+//! request.
 
-use amplifier_sdk::{json, JsonMap, Value};
+use amplifier_sdk::{json, JsonMap, ToolSpec, Value};
+
+/// A tool's wire spec (an object), with the tool's description added when
+/// it has one.
+pub fn described(tool: &ToolSpec, mut spec: Value) -> Value {
+    if let Some(description) = &tool.description {
+        spec["description"] = json!(description);
+    }
+    spec
+}
 
 /// The reply's `model` and `id` (as `response_id`), from a whole response or
 /// the stream event that starts one; `None` when it has neither.

@@ -4,7 +4,7 @@
 //! or streamed event by event) back to `ChatResponse`.
 
 use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
-use amplifier_provider_http::reply::{metadata, tool_arguments};
+use amplifier_provider_http::reply::{described, metadata, tool_arguments};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::ModelInfo;
 
@@ -61,13 +61,7 @@ pub fn request_body(request: &ChatRequest, defaults: &Defaults<'_>, stream: bool
     if let Some(tools) = request.tools.as_ref().filter(|tools| !tools.is_empty()) {
         let tools: Vec<Value> = tools
             .iter()
-            .map(|tool| {
-                let mut spec = json!({"name": tool.name, "input_schema": tool.parameters});
-                if let Some(description) = &tool.description {
-                    spec["description"] = json!(description);
-                }
-                spec
-            })
+            .map(|tool| described(tool, json!({"name": tool.name, "input_schema": tool.parameters})))
             .collect();
         map.insert("tools".into(), Value::Array(tools));
         if let Some(choice) = request.tool_choice.as_ref().and_then(tool_choice) {

@@ -1,5 +1,6 @@
-//! `provider-openai`: any OpenAI-compatible Chat Completions server: OpenAI,
-//! Azure OpenAI, Ollama, vLLM, llama.cpp's server, LM Studio.
+//! `provider-openai`: OpenAI's Responses API, and any OpenAI-compatible
+//! Chat Completions server: OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp's
+//! server, LM Studio.
 //!
 //! ```yaml
 //! providers:
@@ -15,35 +16,38 @@
 //! Every key and its default: `amplifier.toml`, rendered as
 //! `docs/reference/modules/provider-openai.md`.
 //!
-//! Upstream's provider-openai speaks the Responses API; this one speaks Chat
-//! Completions, which local servers implement. Completions stream over SSE
-//! (`use_streaming`): deltas become `content_block:delta` events
-//! and, when the caller streams, `StreamDelta`s. Retries, error kinds,
-//! `llm:*` events and pricing are shared with provider-anthropic
+//! `api` picks the wire format: the Responses API (`responses.rs`), which
+//! OpenAI's newest models require and upstream speaks, or Chat Completions
+//! (`chat.rs`), which local servers implement; by default the first for
+//! OpenAI's own API and the second for every other server. Both stream over
+//! SSE (`use_streaming`): deltas become `content_block:delta` events and,
+//! when the caller streams, `StreamDelta`s. Retries, error kinds, `llm:*`
+//! events and pricing are shared with provider-anthropic
 //! (`amplifier-provider-http`).
 
-mod wire;
+mod chat;
+mod responses;
 
 use std::collections::BTreeMap;
 
-use amplifier_provider_http::api::Api;
+use amplifier_provider_http::api::{Api, StreamDecoder};
 use amplifier_provider_http::http::http_client;
 use amplifier_provider_http::pricing::{self, PriceTable};
 use amplifier_provider_http::retry::{RetryConfig, RetryPolicy};
 use amplifier_provider_http::{
-    api_key, api_key_field, base_url, header_map, info_defaults, run_completion, seconds, CompletionContext,
+    api_key, api_key_field, base_url, header_map, host_of, info_defaults, run_completion, seconds, CompletionContext,
 };
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::provider_events::ToolSequenceRepair;
-use amplifier_sdk::{ConfigField, ModelInfo, ProviderInfo};
+use amplifier_sdk::{events, ConfigField, ModelInfo, ProviderInfo};
 use serde::Deserialize;
-
-use crate::wire::{Defaults, StreamAccumulator};
 
 const PROVIDER: &str = "openai";
 const KEY_ENV: &str = "OPENAI_API_KEY";
 const BASE_URL_ENV: &str = "OPENAI_BASE_URL";
 const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+/// The host whose API speaks the Responses API when `api` is `auto`.
+const RESPONSES_HOST: &str = "api.openai.com";
 const DEFAULT_MAX_RETRIES: usize = 3;
 
 /// The module's `config`; the loader has filled in `amplifier.toml`'s
@@ -65,11 +69,18 @@ struct Config {
     api_key_header: String,
     /// Extra headers on every request.
     headers: BTreeMap<String, String>,
+    api: ApiChoice,
     default_model: String,
     #[serde(default)]
     temperature: Option<f64>,
     #[serde(default)]
     max_tokens: Option<u64>,
+    #[serde(default)]
+    reasoning: Option<String>,
+    #[serde(default)]
+    reasoning_summary: Option<String>,
+    enable_response_chaining: Chaining,
+    enable_state: bool,
     /// Seconds to wait for the next byte (connection, headers, each piece of the body).
     timeout: f64,
     use_streaming: bool,
@@ -78,11 +89,52 @@ struct Config {
     pricing: PriceTable,
 }
 
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum ApiChoice {
+    Auto,
+    Responses,
+    Chat,
+}
+
+/// Upstream's tri-state `enable_response_chaining`: `true`, `false`, or
+/// `"auto"` (on for reasoning models).
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq)]
+#[serde(untagged)]
+enum Chaining {
+    Set(bool),
+    Auto(Auto),
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Auto {
+    Auto,
+}
+
+/// The wire format a mounted provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Wire {
+    Responses,
+    Chat,
+}
+
+/// Whether `model` is one of OpenAI's reasoning models (the o-series, GPT-5
+/// but its chat variants): they refuse sampling settings, take
+/// `max_completion_tokens` over Chat Completions, and return encrypted
+/// reasoning. A vendor prefix (`openai/o3`) is looked through.
+pub(crate) fn reasoning_model(model: &str) -> bool {
+    let name = model.rsplit('/').next().unwrap_or(model).to_ascii_lowercase();
+    let o_series = name.strip_prefix('o').is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+    o_series || (name.starts_with("gpt-5") && !name.contains("-chat"))
+}
+
 struct OpenAiProvider {
     host: Host,
     /// Stand-in results for tool calls a history left unanswered.
     repair: ToolSequenceRepair,
     api: Api,
+    wire: Wire,
     config: Config,
     retry: RetryPolicy,
 }
@@ -98,9 +150,14 @@ impl Provider for OpenAiProvider {
         if let Some(max_tokens) = self.config.max_tokens {
             defaults.insert("max_tokens".into(), json!(max_tokens));
         }
+        let (display_name, api) = match self.wire {
+            Wire::Responses => ("OpenAI (Responses API)", "responses"),
+            Wire::Chat => ("OpenAI-compatible (Chat Completions)", "chat"),
+        };
+        defaults.insert("api".into(), json!(api));
         ProviderInfo {
             id: PROVIDER.to_owned(),
-            display_name: "OpenAI-compatible (Chat Completions)".to_owned(),
+            display_name: display_name.to_owned(),
             credential_env_vars: vec![KEY_ENV.to_owned()],
             capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
             defaults,
@@ -110,7 +167,7 @@ impl Provider for OpenAiProvider {
                     id: "base_url".to_owned(),
                     display_name: "Base URL".to_owned(),
                     field_type: "text".to_owned(),
-                    prompt: "Chat Completions base URL, e.g. http://localhost:11434/v1".to_owned(),
+                    prompt: "API base URL, e.g. http://localhost:11434/v1".to_owned(),
                     env_var: Some(BASE_URL_ENV.to_owned()),
                     required: false,
                     default: Some(json!(DEFAULT_BASE_URL)),
@@ -122,27 +179,100 @@ impl Provider for OpenAiProvider {
 
     async fn list_models(&self) -> ModuleResult<Vec<ModelInfo>> {
         let idle = seconds(None, self.config.timeout);
-        Ok(wire::models(&self.api.get_json("models", idle, &self.retry, &self.host).await?))
+        Ok(chat::models(&self.api.get_json("models", idle, &self.retry, &self.host).await?))
     }
 
     async fn complete(&self, mut request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
         self.repair.repair(&mut request, &self.host, PROVIDER).await;
-        let defaults = Defaults {
+        let streaming = self.config.use_streaming || stream.is_enabled();
+        match self.wire {
+            Wire::Chat => {
+                let defaults = chat::Defaults {
+                    model: &self.config.default_model,
+                    temperature: self.config.temperature,
+                    max_tokens: self.config.max_tokens,
+                    reasoning: self.config.reasoning.as_deref(),
+                };
+                let body = chat::request_body(&request, &defaults, streaming);
+                let call = Call { path: "chat/completions", request: &request, streaming, stream: &stream };
+                self.send::<chat::StreamAccumulator>(call, &body, chat::parse_response).await
+            }
+            Wire::Responses => self.complete_responses(&request, streaming, &stream).await,
+        }
+    }
+}
+
+/// One completion call, whatever the wire format.
+#[derive(Clone, Copy)]
+struct Call<'a> {
+    path: &'static str,
+    request: &'a ChatRequest,
+    streaming: bool,
+    stream: &'a Stream,
+}
+
+impl OpenAiProvider {
+    async fn complete_responses(
+        &self,
+        request: &ChatRequest,
+        streaming: bool,
+        stream: &Stream,
+    ) -> ModuleResult<ChatResponse> {
+        let settings = responses::Settings {
             model: &self.config.default_model,
             temperature: self.config.temperature,
             max_tokens: self.config.max_tokens,
+            reasoning: self.config.reasoning.as_deref(),
+            reasoning_summary: self.config.reasoning_summary.as_deref(),
+            store: self.config.enable_state,
         };
-        let streaming = self.config.use_streaming || stream.is_enabled();
-        let body = wire::request_body(&request, &defaults, streaming);
+        let model = request.model.as_deref().unwrap_or(&self.config.default_model);
+        let chaining = match self.config.enable_response_chaining {
+            Chaining::Set(on) => on,
+            Chaining::Auto(Auto::Auto) => reasoning_model(model),
+        };
+        let chain = if chaining { responses::chain_point(&request.messages) } else { None };
+        let call = Call { path: "responses", request, streaming, stream };
+        let body = responses::request_body(request, &settings, streaming, chain.as_ref());
+        let result = self.send::<responses::StreamAccumulator>(call, &body, responses::parse_response).await;
+        let Some(chain) = chain else { return result };
+        match result {
+            // Stored responses expire, and a server may not keep them at all:
+            // send the whole history instead.
+            Err(err) if chain_gone(&err) => {
+                let data = json!({
+                    "provider": PROVIDER,
+                    "model": model,
+                    "previous_response_id": chain.previous_response_id,
+                    "error": err.message,
+                });
+                let data = data.as_object().cloned().unwrap_or_default();
+                self.host.emit(events::PROVIDER_RESPONSE_CHAIN_INVALIDATED, data).await?;
+                let body = responses::request_body(request, &settings, streaming, None);
+                self.send::<responses::StreamAccumulator>(call, &body, responses::parse_response).await
+            }
+            result => result,
+        }
+    }
+
+    async fn send<D: StreamDecoder>(
+        &self,
+        call: Call<'_>,
+        body: &Value,
+        parse: fn(&Value) -> Result<ChatResponse, String>,
+    ) -> ModuleResult<ChatResponse> {
         let model = body["model"].as_str().unwrap_or(&self.config.default_model).to_owned();
+        let max_tokens =
+            ["max_tokens", "max_completion_tokens", "max_output_tokens"].iter().find_map(|key| body.get(*key));
         let details = json!({
-            "message_count": request.messages.len(),
-            "tool_count": request.tools.as_ref().map_or(0, Vec::len),
-            "stream": streaming,
-            "max_tokens": body.get("max_tokens"),
+            "api": if call.path == "responses" { "responses" } else { "chat" },
+            "message_count": call.request.messages.len(),
+            "tool_count": call.request.tools.as_ref().map_or(0, Vec::len),
+            "stream": call.streaming,
+            "max_tokens": max_tokens,
         });
-        let bytes = serde_json::to_vec(&body)?;
-        let idle = seconds(request.timeout, self.config.timeout);
+        let bytes = serde_json::to_vec(body)?;
+        let idle = seconds(call.request.timeout, self.config.timeout);
         let ctx = CompletionContext {
             events: &self.host,
             provider: PROVIDER,
@@ -151,17 +281,18 @@ impl Provider for OpenAiProvider {
             pricing: &self.config.pricing,
         };
         run_completion(ctx, details, || {
-            self.api.complete::<StreamAccumulator>(
-                "chat/completions",
-                &bytes,
-                streaming,
-                (&self.host, &stream),
-                idle,
-                wire::parse_response,
-            )
+            self.api.complete::<D>(call.path, &bytes, call.streaming, (&self.host, call.stream), idle, parse)
         })
         .await
     }
+}
+
+/// Whether a chained request failed because the server no longer has (or
+/// never kept) the response it named.
+fn chain_gone(err: &ModuleError) -> bool {
+    let message = err.message.to_ascii_lowercase();
+    matches!(err.status_code, Some(400 | 404))
+        && (message.contains("previous_response") || message.contains("previous response"))
 }
 
 fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
@@ -178,11 +309,18 @@ fn mount(ctx: MountContext) -> ModuleResult<OpenAiProvider> {
     let timeout = seconds(None, config.timeout);
     let client = http_client(concat!("amplifier-provider-openai/", env!("CARGO_PKG_VERSION")), timeout)?;
     let retry = config.retry.policy(1.0);
-    tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), "provider-openai mounted");
+    let wire = match config.api {
+        ApiChoice::Responses => Wire::Responses,
+        ApiChoice::Chat => Wire::Chat,
+        ApiChoice::Auto if host_of(&base_url).as_deref() == Some(RESPONSES_HOST) => Wire::Responses,
+        ApiChoice::Auto => Wire::Chat,
+    };
+    tracing::debug!(base_url = %base_url, model = %config.default_model, has_key = key.is_some(), ?wire, "provider-openai mounted");
     Ok(OpenAiProvider {
         host: ctx.host,
         repair: ToolSequenceRepair::default(),
         api: Api::new(PROVIDER, client, base_url, headers, key),
+        wire,
         config,
         retry,
     })
@@ -200,5 +338,30 @@ mod tests {
             with_defaults(include_str!("../amplifier.toml"), super::json!({"base_url": "https://api.openai.com/v1"}));
         let mounted = TestHost::new().mount(super::mount, config).unwrap();
         assert!(mounted.config.pricing.contains_key("gpt-4o-mini"));
+        assert_eq!(mounted.wire, super::Wire::Responses, "OpenAI's own API speaks the Responses API");
+    }
+
+    #[test]
+    fn other_servers_get_chat_completions_unless_the_plan_says() {
+        let mount = |config| {
+            let config = with_defaults(include_str!("../amplifier.toml"), config);
+            TestHost::new().mount(super::mount, config).unwrap().wire
+        };
+        assert_eq!(mount(super::json!({"base_url": "http://localhost:11434/v1"})), super::Wire::Chat);
+        let chosen = super::json!({"base_url": "http://localhost:8080/v1", "api": "responses"});
+        assert_eq!(mount(chosen), super::Wire::Responses);
+        let chosen =
+            super::json!({"base_url": "https://api.openai.com/v1", "api": "chat", "enable_response_chaining": "auto"});
+        assert_eq!(mount(chosen), super::Wire::Chat);
+    }
+
+    #[test]
+    fn reasoning_models_are_the_o_series_and_gpt_5() {
+        for model in ["o1", "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5.1-codex", "openai/gpt-5-mini", "GPT-5"] {
+            assert!(super::reasoning_model(model), "{model}");
+        }
+        for model in ["gpt-4o", "gpt-4.1-mini", "gpt-5-chat-latest", "gpt-oss-20b", "omni-moderation", "llama3.2"] {
+            assert!(!super::reasoning_model(model), "{model}");
+        }
     }
 }

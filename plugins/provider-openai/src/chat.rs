@@ -1,10 +1,12 @@
-//! Chat Completions on the wire: requests from upstream's `ChatRequest`,
-//! responses (whole or streamed chunk by chunk) back to `ChatResponse`.
+//! Chat Completions on the wire (`POST /chat/completions`): requests from
+//! upstream's `ChatRequest`, responses (whole or streamed chunk by chunk)
+//! back to `ChatResponse`. Also what the Responses API reads alike: tool
+//! output as text, image URLs, thinking blocks and `GET /models`.
 
 use std::collections::BTreeMap;
 
 use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
-use amplifier_provider_http::reply::{metadata, tool_arguments};
+use amplifier_provider_http::reply::{described, metadata, tool_arguments};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::ModelInfo;
 
@@ -13,14 +15,15 @@ pub struct Defaults<'a> {
     pub model: &'a str,
     pub temperature: Option<f64>,
     pub max_tokens: Option<u64>,
+    /// Reasoning effort (`low`, `medium`, ...), for reasoning models.
+    pub reasoning: Option<&'a str>,
 }
 
 /// The JSON body of `POST /chat/completions`.
 pub fn request_body(request: &ChatRequest, defaults: &Defaults<'_>, stream: bool) -> Value {
-    let mut body = json!({
-        "model": request.model.as_deref().unwrap_or(defaults.model),
-        "messages": messages(&request.messages),
-    });
+    let model = request.model.as_deref().unwrap_or(defaults.model);
+    let reasoning_model = crate::reasoning_model(model);
+    let mut body = json!({"model": model, "messages": messages(&request.messages)});
     let map = body.as_object_mut().expect("an object");
     if stream {
         map.insert("stream".into(), json!(true));
@@ -30,10 +33,7 @@ pub fn request_body(request: &ChatRequest, defaults: &Defaults<'_>, stream: bool
         let tools: Vec<Value> = tools
             .iter()
             .map(|tool| {
-                let mut function = json!({"name": tool.name, "parameters": tool.parameters});
-                if let Some(description) = &tool.description {
-                    function["description"] = json!(description);
-                }
+                let function = described(tool, json!({"name": tool.name, "parameters": tool.parameters}));
                 json!({"type": "function", "function": function})
             })
             .collect();
@@ -47,13 +47,33 @@ pub fn request_body(request: &ChatRequest, defaults: &Defaults<'_>, stream: bool
             map.insert(key.into(), value);
         }
     };
-    put("temperature", request.temperature.or(defaults.temperature).map(|t| json!(t)));
-    put("top_p", request.top_p.map(|p| json!(p)));
-    put("max_tokens", request.max_output_tokens.or(defaults.max_tokens).map(|n| json!(n)));
+    // Reasoning models (o-series, GPT-5) refuse `max_tokens`; they take
+    // `max_completion_tokens` instead.
+    for (key, value) in sampling(request, defaults.temperature, reasoning_model) {
+        put(key, Some(value));
+    }
+    put(
+        if reasoning_model { "max_completion_tokens" } else { "max_tokens" },
+        request.max_output_tokens.or(defaults.max_tokens).map(|n| json!(n)),
+    );
     put("stop", request.stop.as_ref().filter(|stop| !stop.is_empty()).map(|stop| json!(stop)));
     put("response_format", request.response_format.clone());
-    put("reasoning_effort", request.reasoning_effort.as_ref().map(|effort| json!(effort)));
+    put("reasoning_effort", request.reasoning_effort.as_deref().or(defaults.reasoning).map(|effort| json!(effort)));
     body
+}
+
+/// `temperature` and `top_p`, the request's over the config's, unless the
+/// model is a reasoning model: those refuse sampling settings.
+pub(crate) fn sampling(
+    request: &ChatRequest,
+    temperature: Option<f64>,
+    reasoning_model: bool,
+) -> Vec<(&'static str, Value)> {
+    let settings = [("temperature", request.temperature.or(temperature)), ("top_p", request.top_p)];
+    match reasoning_model {
+        true => Vec::new(),
+        false => settings.into_iter().filter_map(|(key, value)| Some((key, json!(value?)))).collect(),
+    }
 }
 
 /// Upstream's messages as Chat Completions messages. Thinking blocks have
@@ -62,22 +82,12 @@ pub fn request_body(request: &ChatRequest, defaults: &Defaults<'_>, stream: bool
 pub fn messages(messages: &[Message]) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     for message in messages {
-        let blocks: &[ContentBlock] = match &message.content {
-            MessageContent::Blocks(blocks) => blocks,
-            MessageContent::Text(_) => &[],
-        };
-        for block in blocks {
-            if let ContentBlock::ToolResult { tool_call_id, output, .. } = block {
-                out.push(json!({"role": "tool", "tool_call_id": tool_call_id, "content": output_text(output)}));
-            }
+        let blocks = blocks(message);
+        for (id, output) in tool_results(message, blocks) {
+            out.push(json!({"role": "tool", "tool_call_id": id, "content": output}));
         }
         match message.role {
-            Role::Tool | Role::Function => {
-                if let Some(id) = &message.tool_call_id {
-                    // Chat Completions has no error flag: the text carries it.
-                    out.push(json!({"role": "tool", "tool_call_id": id, "content": message.tool_result_text()}));
-                }
-            }
+            Role::Tool | Role::Function => {}
             Role::Assistant => out.push(assistant(message, blocks)),
             Role::User => {
                 if let Some(user) = user(message, blocks) {
@@ -91,6 +101,31 @@ pub fn messages(messages: &[Message]) -> Vec<Value> {
     out
 }
 
+/// A message's content blocks (none for plain text).
+pub(crate) fn blocks(message: &Message) -> &[ContentBlock] {
+    match &message.content {
+        MessageContent::Blocks(blocks) => blocks,
+        MessageContent::Text(_) => &[],
+    }
+}
+
+/// The tool results a message carries, as `(tool call id, output text)`:
+/// its `tool_result` blocks, and itself when it is a tool message. Neither
+/// API has an error flag: the text carries it.
+pub(crate) fn tool_results<'a>(message: &'a Message, blocks: &'a [ContentBlock]) -> Vec<(&'a str, String)> {
+    let mut results: Vec<(&str, String)> = blocks
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::ToolResult { tool_call_id, output, .. } => Some((tool_call_id.as_str(), output_text(output))),
+            _ => None,
+        })
+        .collect();
+    if matches!(message.role, Role::Tool | Role::Function) {
+        results.extend(message.tool_call_id.as_deref().map(|id| (id, message.tool_result_text())));
+    }
+    results
+}
+
 fn output_text(output: &Value) -> String {
     match output {
         Value::String(text) => text.clone(),
@@ -99,45 +134,74 @@ fn output_text(output: &Value) -> String {
 }
 
 fn user(message: &Message, blocks: &[ContentBlock]) -> Option<Value> {
+    let text_part = |text| json!({"type": "text", "text": text});
+    let image_part = |url| json!({"type": "image_url", "image_url": {"url": url}});
+    let content = user_content(message, blocks, text_part, image_part)?;
+    Some(json!({"role": "user", "content": content}))
+}
+
+/// A user message's content: its text, or with images, parts that
+/// `text_part` and `image_part` make; `None` when it holds tool results
+/// only (they go as messages or items of their own).
+pub(crate) fn user_content(
+    message: &Message,
+    blocks: &[ContentBlock],
+    text_part: fn(String) -> Value,
+    image_part: fn(String) -> Value,
+) -> Option<Value> {
+    if !blocks.is_empty() && blocks.iter().all(|block| matches!(block, ContentBlock::ToolResult { .. })) {
+        return None;
+    }
+    let text = message.content.text();
     let images: Vec<Value> = blocks
         .iter()
         .filter_map(|block| match block {
-            ContentBlock::Image { source, .. } => image_part(source),
+            ContentBlock::Image { source, .. } => image_url(source),
             _ => None,
         })
+        .map(image_part)
         .collect();
-    let text = message.content.text();
-    let only_tool_results =
-        !blocks.is_empty() && blocks.iter().all(|block| matches!(block, ContentBlock::ToolResult { .. }));
-    if only_tool_results {
-        return None;
-    }
     if images.is_empty() {
         // Plain string content: local servers' chat templates expect it.
-        return Some(json!({"role": "user", "content": text}));
+        return Some(json!(text));
     }
     let mut parts = Vec::new();
     if !text.is_empty() {
-        parts.push(json!({"type": "text", "text": text}));
+        parts.push(text_part(text));
     }
     parts.extend(images);
-    Some(json!({"role": "user", "content": parts}))
+    Some(Value::Array(parts))
 }
 
-/// `{type: base64, media_type, data}` or `{type: url, url}` as an `image_url` part.
-fn image_part(source: &Value) -> Option<Value> {
-    let url = match source.get("type").and_then(Value::as_str) {
+/// `{type: base64, media_type, data}` or `{type: url, url}` as a URL (a `data:` URL for base64).
+fn image_url(source: &Value) -> Option<String> {
+    Some(match source.get("type").and_then(Value::as_str) {
         Some("base64") => format!(
             "data:{};base64,{}",
             source.get("media_type").and_then(Value::as_str).unwrap_or("image/png"),
             source.get("data").and_then(Value::as_str)?
         ),
         _ => source.get("url").and_then(Value::as_str)?.to_owned(),
-    };
-    Some(json!({"type": "image_url", "image_url": {"url": url}}))
+    })
 }
 
 fn assistant(message: &Message, blocks: &[ContentBlock]) -> Value {
+    let text = message.content.text();
+    let calls = tool_calls(message, blocks);
+    if calls.is_empty() {
+        return json!({"role": "assistant", "content": text});
+    }
+    let tool_calls: Vec<Value> = calls
+        .into_iter()
+        .map(|(id, name, arguments)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
+        .collect();
+    let content = if text.is_empty() { Value::Null } else { json!(text) };
+    json!({"role": "assistant", "content": content, "tool_calls": tool_calls})
+}
+
+/// An assistant message's tool calls, from either shape (`tool_calls` or
+/// `tool_call` blocks), each once, as `(id, name, arguments as JSON text)`.
+pub(crate) fn tool_calls(message: &Message, blocks: &[ContentBlock]) -> Vec<(String, String, String)> {
     let mut calls: Vec<(String, String, String)> = Vec::new();
     let mut add = |id: &str, name: &str, arguments: &Value| {
         if !calls.iter().any(|(seen, _, _)| seen == id) {
@@ -157,31 +221,44 @@ fn assistant(message: &Message, blocks: &[ContentBlock]) -> Value {
             add(id, name, input);
         }
     }
-    let text = message.content.text();
-    if calls.is_empty() {
-        return json!({"role": "assistant", "content": text});
-    }
-    let tool_calls: Vec<Value> = calls
-        .into_iter()
-        .map(|(id, name, arguments)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
-        .collect();
-    let content = if text.is_empty() { Value::Null } else { json!(text) };
-    json!({"role": "assistant", "content": content, "tool_calls": tool_calls})
+    calls
 }
 
+/// Where a wire format keeps its token counts in `usage`.
+pub(crate) struct UsageKeys {
+    pub input: &'static str,
+    pub output: &'static str,
+    /// Holds `cached_tokens`.
+    pub input_details: &'static str,
+    /// Holds `reasoning_tokens`.
+    pub output_details: &'static str,
+}
+
+const USAGE_KEYS: UsageKeys = UsageKeys {
+    input: "prompt_tokens",
+    output: "completion_tokens",
+    input_details: "prompt_tokens_details",
+    output_details: "completion_tokens_details",
+};
+
 /// `usage` as upstream's `Usage`.
-pub fn usage(usage: &Value) -> Option<Usage> {
+fn usage(usage: &Value) -> Option<Usage> {
+    usage_by(usage, &USAGE_KEYS)
+}
+
+/// `usage`, its counts under `keys`, as upstream's `Usage`.
+pub(crate) fn usage_by(usage: &Value, keys: &UsageKeys) -> Option<Usage> {
     let usage = usage.as_object()?;
     let number = |value: Option<&Value>| value.and_then(Value::as_u64);
-    let input_tokens = number(usage.get("prompt_tokens")).unwrap_or(0);
-    let output_tokens = number(usage.get("completion_tokens")).unwrap_or(0);
+    let input_tokens = number(usage.get(keys.input)).unwrap_or(0);
+    let output_tokens = number(usage.get(keys.output)).unwrap_or(0);
     Some(Usage {
         extensions: Default::default(),
         input_tokens,
         output_tokens,
         total_tokens: number(usage.get("total_tokens")).unwrap_or(input_tokens + output_tokens),
-        reasoning_tokens: number(usage.get("completion_tokens_details").and_then(|d| d.get("reasoning_tokens"))),
-        cache_read_tokens: number(usage.get("prompt_tokens_details").and_then(|d| d.get("cached_tokens"))),
+        reasoning_tokens: number(usage.get(keys.output_details).and_then(|d| d.get("reasoning_tokens"))),
+        cache_read_tokens: number(usage.get(keys.input_details).and_then(|d| d.get("cached_tokens"))),
         cache_write_tokens: None,
         cost_usd: None,
     })
@@ -229,7 +306,7 @@ pub fn parse_response(body: &Value) -> Result<ChatResponse, String> {
     })
 }
 
-fn thinking_block(thinking: String) -> ContentBlock {
+pub(crate) fn thinking_block(thinking: String) -> ContentBlock {
     ContentBlock::Thinking {
         extensions: Default::default(),
         thinking,
@@ -391,7 +468,7 @@ mod tests {
     use super::*;
 
     fn defaults() -> Defaults<'static> {
-        Defaults { model: "gpt-test", temperature: Some(0.2), max_tokens: Some(64) }
+        Defaults { model: "gpt-test", temperature: Some(0.2), max_tokens: Some(64), reasoning: None }
     }
 
     #[test]
@@ -418,6 +495,27 @@ mod tests {
         let plain = request_body(&ChatRequest { model: Some("other".into()), ..request }, &defaults(), false);
         assert_eq!(plain["model"], "other");
         assert!(plain.get("stream").is_none() && plain.get("stream_options").is_none());
+    }
+
+    #[test]
+    fn reasoning_models_get_max_completion_tokens_and_no_sampling_settings() {
+        let request = ChatRequest {
+            messages: vec![Message::user("hi")].into(),
+            model: Some("o3-mini".into()),
+            top_p: Some(0.5),
+            ..ChatRequest::default()
+        };
+        let body = request_body(&request, &Defaults { reasoning: Some("high"), ..defaults() }, false);
+        assert_eq!(
+            (body["max_completion_tokens"].as_u64(), body["reasoning_effort"].as_str()),
+            (Some(64), Some("high"))
+        );
+        for absent in ["max_tokens", "temperature", "top_p"] {
+            assert!(body.get(absent).is_none(), "{absent}: {body}");
+        }
+        let other = request_body(&ChatRequest { model: Some("gpt-4.1".into()), ..request }, &defaults(), false);
+        assert_eq!((other["max_tokens"].as_u64(), other["top_p"].as_f64()), (Some(64), Some(0.5)));
+        assert!(other.get("max_completion_tokens").is_none());
     }
 
     #[test]
