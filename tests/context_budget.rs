@@ -2,7 +2,8 @@
 //! budget is the model's window less half its most output and a margin
 //! (`context:budget`, once per change), `max_tokens` caps it, and a tool
 //! result over `max_tool_result_bytes` is cut as it enters the history
-//! (`context:tool_result_ingress_truncated`), through the real plugins.
+//! (`context:tool_result_ingress_truncated`), and with `summarize` a view
+//! over budget starts from a model's summary, through the real plugins.
 
 mod common;
 
@@ -93,4 +94,64 @@ fn a_compacted_view_is_announced_as_upstreams_context_compaction() {
     assert_eq!(first["budget"], 460, "500 tokens at the 0.92 threshold");
     assert!(first["messages_truncated"].as_u64().unwrap() >= 1, "{first}");
     assert_eq!(first["protected_tool_results"], 0);
+}
+
+#[test]
+fn a_view_over_budget_is_summarized_by_the_named_provider_and_later_requests_start_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "word ".repeat(100);
+    let script =
+        format!("[{{tool_calls: [{{name: echo, arguments: {{text: \"{long}\"}}}}], repeat: 6}}, {{text: done}}]");
+    let main = scripted(&script)
+        .replace("{script:", &format!("{{requests_log: \"{}\", script:", dir.path().join("main.jsonl").display()));
+    let summarizer = format!(
+        "  - module: provider-scripted\n    instance_id: summarizer\n    source: \"{}\"\n    config: {{priority: 200, requests_log: \"{}\", script: [{{text: \"SUMMARY: six echoes of words\"}}]}}\n",
+        plugin("provider-scripted"),
+        dir.path().join("summarizer.jsonl").display()
+    );
+    let config = "{max_tokens: 1200, summarize: true, summary_provider: summarizer}";
+    let plan = plan_yaml(&format!("{main}{summarizer}"), "", "  []").replace(
+        &format!("{{module: context-simple, source: \"{}\"}}", plugin("context-simple")),
+        &format!("{{module: context-simple, source: \"{}\", config: {config}}}", plugin("context-simple")),
+    );
+    let output = run_plan(dir.path(), &plan);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines = json_lines(&output);
+    assert_eq!(lines.last().unwrap()["data"]["response"], "done");
+
+    // Announced before and after, and the model call as a summary's.
+    let pre = events(&lines, "context:pre_compact");
+    let post = events(&lines, "context:post_compact");
+    let summarized = post.iter().find(|p| p["strategy"] == "summary").expect("a summary was made");
+    assert!(pre.iter().any(|p| p["strategy"] == "summary"), "{pre:?}");
+    assert!(summarized["messages_summarized"].as_u64() > Some(0), "{summarized}");
+    assert!(events(&lines, "provider:request").iter().any(|r| r["purpose"] == "summarize"));
+
+    // The named provider wrote it, from a transcript of the older messages.
+    let log = |name: &str| -> Vec<Value> {
+        let text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+    let asked = log("summarizer.jsonl");
+    let transcript = asked[0]["messages"][1]["content"].as_str().unwrap();
+    assert!(transcript.contains("Assistant called echo with"), "{transcript}");
+    assert!(transcript.contains("Tool result: word word"), "{transcript}");
+
+    // The main model's last request starts from the summary, with every
+    // tool result beside its call.
+    let sent = log("main.jsonl");
+    let last = sent.last().unwrap()["messages"].as_array().unwrap().clone();
+    let summary = last
+        .iter()
+        .position(|m| m["content"].as_str().is_some_and(|t| t.starts_with("[Summary of the earlier conversation]")))
+        .unwrap_or_else(|| panic!("no summary in {last:?}"));
+    assert!(last[summary]["content"].as_str().unwrap().ends_with("SUMMARY: six echoes of words"));
+    let calls: Vec<&str> = last
+        .iter()
+        .flat_map(|m| m["tool_calls"].as_array().into_iter().flatten())
+        .map(|call| call["id"].as_str().unwrap())
+        .collect();
+    let results: Vec<&str> = last.iter().filter_map(|m| m["tool_call_id"].as_str()).collect();
+    assert!(!results.is_empty() && results.iter().all(|id| calls.contains(id)), "{calls:?} {results:?}");
+    assert!(calls.len() < 6, "older calls are in the summary, not the request: {calls:?}");
 }

@@ -124,3 +124,44 @@ fn qwen_calls_a_tool_with_valid_arguments_and_then_answers() {
     let response = lines.last().unwrap()["data"]["response"].as_str().unwrap_or_default().to_owned();
     assert!(!response.trim().is_empty(), "an answer after the tool result");
 }
+
+/// Compaction by summary on the local model: a resumed conversation over
+/// its (tiny) budget is summarized by the model itself.
+#[test]
+fn the_local_model_summarizes_a_conversation_over_its_budget() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let pull = amplifier(dir.path()).args(["model", "pull", "qwen2.5-coder-0.5b"]).output().unwrap();
+    assert!(pull.status.success(), "{}", stderr(&pull));
+    local_plan(dir.path(), "qwen2.5-coder-0.5b", "  []");
+    // About 70 tokens of budget: the first prompt fits, the second turn does not.
+    let plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap().replace(
+        "{module: context-simple}",
+        "{module: context-simple, config: {max_tokens: 80, summarize: true, summary_max_tokens: 48}}",
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let filler = "I keep bees on a hill near the river, and I sell their honey at the market on Saturdays.";
+    let first = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "--output-format", "json"])
+        .arg(format!("My name is Ada. {filler} Say hello to me."))
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{}", stderr(&first));
+    let session: Value = serde_json::from_str(&stdout(&first)).unwrap();
+    let id = session["session_id"].as_str().unwrap();
+    let second = amplifier(dir.path())
+        .args(["resume", id, "--output-format", "jsonl"])
+        .arg(format!("{filler} What is my name?"))
+        .output()
+        .unwrap();
+    assert!(second.status.success(), "{}", stderr(&second));
+    let lines = json_lines(&second);
+    let post = events(&lines, "context:post_compact");
+    let summarized = post.iter().find(|p| p["strategy"] == "summary").unwrap_or_else(|| panic!("{post:?}"));
+    assert_eq!(summarized["messages_summarized"], 2, "the first turn: {summarized}");
+    assert!(summarized["summary_tokens"].as_u64() > Some(14), "more than its heading: {summarized}");
+    let calls: Vec<&Value> = events(&lines, "llm:response").into_iter().filter(|r| r["provider"] == "local").collect();
+    assert_eq!(calls.len(), 2, "the summary and the answer: {calls:?}");
+    let response = lines.last().unwrap()["data"]["response"].as_str().unwrap_or_default().to_owned();
+    assert!(!response.trim().is_empty(), "an answer after the summary");
+}

@@ -623,3 +623,18 @@ async fn a_chained_request_falls_back_to_the_whole_history_when_its_response_is_
     assert_fits_sdk("openai-responses", &server.received());
     harness.close().await;
 }
+
+/// A request that says `stream: false` (a summary, a classifier) is sent
+/// whole even when the provider streams, so no deltas reach the hooks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_says_stream_false_is_sent_whole() {
+    let server = FakeServer::start(vec![Reply::json(200, completion("A summary."))]);
+    let config = fake_config(&server, "").replace("use_streaming: false", "use_streaming: true");
+    let harness = mount(&openai("openai", &config)).await;
+    let request = ChatRequest { stream: Some(false), ..hello() };
+    let (response, _) = harness.complete("openai", request, false).await;
+    assert_eq!(response.unwrap().text(), "A summary.");
+    assert!(server.received()[0].json().get("stream").is_none());
+    assert!(harness.events.named("content_block:delta").is_empty());
+    harness.close().await;
+}

@@ -481,3 +481,67 @@ fn slash_prompt_fills_in_an_mcp_prompt_and_sends_it() {
     let messages = first_request_messages(dir.path());
     assert_eq!(messages.last().unwrap()["content"], "What's weather in Oslo?");
 }
+
+#[test]
+fn slash_compact_summarizes_the_conversation_before_the_last_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = dir.path().join("requests.jsonl");
+    let script =
+        "[{text: \"first answer\"}, {text: \"second answer\"}, {text: \"They said hello.\"}, {text: \"third answer\"}]";
+    let provider =
+        scripted(script).replace("{script:", &format!("{{requests_log: \"{}\", script:", requests.display()));
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
+    let built = amplifier(dir.path()).args(["tool", "list", "--plan", "plan.yaml"]).output().unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let command = format!("{} run --plan plan.yaml", env!("CARGO_BIN_EXE_amplifier"));
+    let mut terminal = Terminal::start(dir.path(), &dir.path().join("state"), &command);
+    terminal.expect("> ");
+    terminal.type_keys("/compact\r");
+    terminal.expect("nothing to compact yet");
+    terminal.expect("> ");
+    terminal.type_keys("hello\r");
+    terminal.expect("first answer");
+    terminal.expect("> ");
+    terminal.type_keys("more\r");
+    terminal.expect("second answer");
+    terminal.expect("> ");
+    terminal.type_keys("/compact the greetings\r");
+    terminal.expect("compacted: 2 messages summarized");
+    terminal.expect("> ");
+    terminal.type_keys("again\r");
+    terminal.expect("third answer");
+    terminal.expect("> ");
+    terminal.type_keys("/save conversation.json\r");
+    terminal.expect("saved 7 messages");
+    terminal.expect("> ");
+    terminal.type_keys("\u{4}");
+    terminal.wait_for_success();
+
+    let log = std::fs::read_to_string(&requests).unwrap();
+    let sent: Vec<serde_json::Value> = log.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(sent.len(), 4);
+    // The summary request: the first turn as a transcript, with the focus.
+    let ask = sent[2]["messages"][1]["content"].as_str().unwrap();
+    assert!(ask.contains("User: hello") && ask.contains("Assistant: first answer"), "{ask}");
+    assert!(!ask.contains("more"), "the last turn is kept whole: {ask}");
+    assert!(ask.contains("Focus the summary on: the greetings"), "{ask}");
+    // The next turn carries the summary instead of the first turn.
+    let texts: Vec<String> = sent[3]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| match m["content"].as_array() {
+            Some(blocks) => blocks.iter().filter_map(|b| b["text"].as_str()).collect(),
+            None => m["content"].as_str().unwrap_or_default().to_owned(),
+        })
+        .collect();
+    assert!(!texts.iter().any(|t| t == "hello"), "{texts:?}");
+    let summary = texts.iter().position(|t| t.starts_with("[Summary of the earlier conversation]")).expect("{texts:?}");
+    assert!(texts[summary].ends_with("They said hello."));
+    assert_eq!(texts[summary + 1..], ["more", "second answer", "again"]);
+    // Nothing is lost: the history keeps the first turn, and the summary beside it.
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("conversation.json")).unwrap()).unwrap();
+    assert_eq!(saved[0]["content"], "hello");
+    assert_eq!(saved[2]["metadata"]["compaction_summary"]["messages"], 2);
+}

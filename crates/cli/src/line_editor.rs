@@ -10,8 +10,8 @@ use rustyline::{Context, Helper};
 
 /// The slash commands, for completion (the REPL's help describes them).
 pub const COMMANDS: &[&str] = &[
-    "help", "tools", "skills", "skill", "image", "prompts", "prompt", "status", "clear", "save", "config", "agents",
-    "fork", "mode", "exit",
+    "help", "tools", "skills", "skill", "image", "prompts", "prompt", "status", "compact", "clear", "save", "config",
+    "agents", "fork", "mode", "exit",
 ];
 
 pub struct ReplHelper {

@@ -36,6 +36,9 @@ const HELP: &str = "\
   /prompt SERVER/NAME [key=value ...]
                  fill in an MCP prompt and send it as your prompt
   /status        session id, turns, tokens, cost, providers and models
+  /compact [FOCUS]
+                 summarize the conversation before the last turn, so later
+                 requests carry the summary instead (nothing is deleted)
   /clear         forget the conversation (the session goes on)
   /save FILE     write the conversation as JSON
   /config        the settings and where each came from
@@ -349,6 +352,15 @@ async fn slash(command: &str, repl: &Repl<'_>) -> Flow {
                 .collect();
             println!("provider {}", providers.join(", "));
         }
+        "compact" => match amplifier_host::compact::compact(coordinator, Some(argument).filter(|a| !a.is_empty())).await
+        {
+            Ok(Some(done)) => println!(
+                "compacted: {} messages summarized in about {} tokens; requests start from about {} tokens instead of {}",
+                done.messages_summarized, done.summary_tokens, done.tokens_after, done.tokens_before
+            ),
+            Ok(None) => println!("nothing to compact yet: the conversation is its last turn"),
+            Err(err) => CliError::failed(format!("cannot compact the conversation: {err}")).print(),
+        },
         "clear" => match coordinator.set_messages(Vec::<Message>::new()).await {
             Ok(()) => println!("the conversation is forgotten; the session goes on"),
             Err(err) => CliError::failed(format!("cannot clear the context: {err}")).print(),

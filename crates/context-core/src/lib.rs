@@ -11,12 +11,17 @@
 //! tool result is cut to `max_tool_result_bytes` as it enters the history
 //! (`ingress`), announced by `context:tool_result_ingress_truncated`.
 //!
+//! With `summarize`, a view that would drop messages gets them summarized
+//! by a model instead, and the summary joins the history as a marked
+//! message that later views start from ([`summary`]).
+//!
 //! This is a library for context plugins, not a plugin: each plugin crate
 //! links its own copy and exports its own module.
 
 pub mod budget;
 pub mod compaction;
 pub mod ingress;
+pub mod summary;
 pub mod tokens;
 pub mod units;
 
@@ -29,6 +34,7 @@ use serde::Deserialize;
 
 use crate::budget::Budget;
 use crate::compaction::{Compacted, Policy};
+use crate::summary::Keep;
 
 /// The compaction settings both context modules take (`config:` keys).
 #[derive(Debug, Deserialize)]
@@ -50,6 +56,12 @@ pub struct Config {
     /// Share of `max_tokens` a view over the budget is compacted down to;
     /// none: just under the budget.
     pub target_usage: Option<f64>,
+    /// Summarize the messages a view would drop, with a model.
+    pub summarize: bool,
+    /// The provider that summarizes; none: the one the view is for.
+    pub summary_provider: Option<String>,
+    /// The longest summary, in tokens.
+    pub summary_max_tokens: u64,
 }
 
 impl Default for Config {
@@ -64,6 +76,9 @@ impl Default for Config {
             truncate_chars: 250,
             protected_recent: 0.30,
             target_usage: None,
+            summarize: false,
+            summary_provider: None,
+            summary_max_tokens: 1024,
         }
     }
 }
@@ -88,6 +103,8 @@ pub struct InMemoryContext {
     compact_threshold: f64,
     max_tool_result_bytes: usize,
     policy: Policy,
+    /// `summarize`: who summarizes, and how long a summary may be.
+    summary: Option<(Option<String>, u64)>,
     /// Each provider's model, asked once.
     models: Mutex<HashMap<Option<String>, Option<budget::Model>>>,
     /// The last `context:budget` payload, announced again only when it changes.
@@ -112,6 +129,7 @@ impl InMemoryContext {
             compact_threshold: config.compact_threshold,
             max_tool_result_bytes: config.max_tool_result_bytes,
             policy: config.policy(),
+            summary: config.summarize.then(|| (config.summary_provider.clone(), config.summary_max_tokens)),
             models: Mutex::new(HashMap::new()),
             announced: Mutex::new(None),
             host,
@@ -171,23 +189,119 @@ impl InMemoryContext {
         }
     }
 
-    /// The view within `budget`: the history while it fits (known from the
-    /// running estimate, without reading it), else compacted.
-    async fn view_within(&self, budget: u64) -> Vec<Message> {
-        let history = {
+    /// The view within `budget`: the history (from its last summary on)
+    /// while it fits, known from the running estimate without reading it;
+    /// else, with `summarize`, that with a new summary, compacted further if
+    /// even that is over.
+    async fn view_within(&self, budget: u64, provider: Option<&str>) -> Vec<Message> {
+        let base = {
             let history = self.history();
+            let base = history.base();
             if history.tokens <= budget {
-                return history.messages.clone();
+                return base;
             }
-            history.messages.clone()
+            base
         };
-        let Some(compacted) = compaction::compact(&history, budget, &self.policy) else {
-            return history;
+        let base = match self.summarize(provider, budget).await {
+            Some(summarized) => summarized,
+            None => base,
+        };
+        let Some(compacted) = compaction::compact(&base, budget, &self.policy) else {
+            return base;
         };
         // Compaction only builds this view, so announcing it once computed
         // shows hooks the same before/after as announcing it around the work.
-        self.announce(&history, &compacted, budget).await;
+        self.announce(&base, &compacted, budget).await;
         compacted.messages
+    }
+
+    /// With `summarize`: the older messages since the last summary (all but
+    /// the `protected_recent` share) summarized by the summary provider
+    /// (else the view's), the summary inserted into the history, and the
+    /// view from it returned. `None` when there is too little to summarize
+    /// (under a quarter of the budget: omitting it is cheaper than a model
+    /// call, and a view whose recent share alone is over budget would
+    /// otherwise be summarized again at every step) or summarizing failed
+    /// (then not tried again until the history grows); the caller compacts
+    /// as without `summarize`.
+    async fn summarize(&self, view_provider: Option<&str>, budget: u64) -> Option<Vec<Message>> {
+        let (provider, max_tokens) = self.summary.as_ref()?;
+        let (messages, epoch) = {
+            let history = self.history();
+            if history.failed_at == Some(history.messages.len()) {
+                return None;
+            }
+            (history.messages.clone(), history.epoch)
+        };
+        let at = summary::cut(&messages, Keep::Recent(self.policy.protected_recent))?;
+        let covered = summary::covered(&messages, at);
+        let fresh: u64 = covered.iter().filter(|m| !summary::is_summary(m)).map(tokens::estimate).sum();
+        if fresh < budget / 4 {
+            return None;
+        }
+        let before = data([
+            ("message_count", json!(messages.len())),
+            ("token_count", json!(self.history().tokens)),
+            ("strategy", json!("summary")),
+            ("messages_to_summarize", json!(covered.len())),
+        ]);
+        self.emit(events::CONTEXT_PRE_COMPACT, before).await;
+        let request = summary::request(&covered, None, *max_tokens);
+        let provider = provider.as_deref().or(view_provider);
+        // Announced like any model call, so front ends count its tokens.
+        self.emit(events::PROVIDER_REQUEST, data([("provider", json!(provider)), ("purpose", json!("summarize"))]))
+            .await;
+        let summarized = match self.host.complete(provider, request).await {
+            Ok(response) => {
+                let answered =
+                    [("provider", json!(provider)), ("purpose", json!("summarize")), ("usage", json!(response.usage))];
+                self.emit(events::PROVIDER_RESPONSE, data(answered)).await;
+                match response.text() {
+                    text if text.trim().is_empty() => Err("the summary came back empty".to_owned()),
+                    text => Ok(text),
+                }
+            }
+            Err(err) => Err(err.to_string()),
+        };
+        let text = match summarized {
+            Ok(text) => text,
+            Err(error) => {
+                tracing::warn!(%error, "could not summarize the conversation; compacting without a summary");
+                {
+                    let mut history = self.history();
+                    if history.epoch == epoch {
+                        history.failed_at = Some(history.messages.len());
+                    }
+                }
+                let after = data([("strategy", json!("summary")), ("error", json!(error))]);
+                self.emit(events::CONTEXT_POST_COMPACT, after).await;
+                return None;
+            }
+        };
+        let summary = summary::message(&text, covered.len());
+        let summary_tokens = tokens::estimate(&summary);
+        let (base, tokens) = {
+            let mut history = self.history();
+            // Rewritten while the model wrote: the summary no longer fits in.
+            if history.epoch != epoch {
+                return None;
+            }
+            let mut messages = std::mem::take(&mut history.messages);
+            messages.insert(at, summary);
+            let failed_at = history.failed_at;
+            *history = History::new(messages);
+            history.failed_at = failed_at;
+            (history.base(), history.tokens)
+        };
+        let after = data([
+            ("message_count", json!(base.len())),
+            ("token_count", json!(tokens)),
+            ("strategy", json!("summary")),
+            ("messages_summarized", json!(covered.len())),
+            ("summary_tokens", json!(summary_tokens)),
+        ]);
+        self.emit(events::CONTEXT_POST_COMPACT, after).await;
+        Some(base)
     }
 
     async fn announce(&self, history: &[Message], compacted: &Compacted, budget: u64) {
@@ -250,7 +364,7 @@ impl ContextManager for InMemoryContext {
 
     async fn get_messages_for_request(&self, view: RequestView) -> ModuleResult<Vec<Message>> {
         let budget = self.view_budget(&view).await;
-        Ok(self.view_within(budget).await)
+        Ok(self.view_within(budget, view.provider.as_deref()).await)
     }
 
     /// While the history fits the budget, the view is the history, which
@@ -262,10 +376,10 @@ impl ContextManager for InMemoryContext {
         {
             let history = self.history();
             if history.tokens <= budget {
-                return Ok(history.since(request.since));
+                return Ok(history.view_since(request.since));
             }
         }
-        let messages = self.view_within(budget).await;
+        let messages = self.view_within(budget, request.view.provider.as_deref()).await;
         Ok(ops::ViewDelta { cursor: ops::ViewCursor { epoch: next_epoch(), len: messages.len() }, keep: 0, messages })
     }
 
@@ -295,17 +409,27 @@ impl ContextManager for InMemoryContext {
 }
 
 /// The stored messages, with what a request view needs without reading
-/// them all: their estimated tokens, and the epoch of the list (a new one
-/// whenever it is replaced rather than appended to).
+/// them all: where views start (the last summary), their estimated tokens,
+/// and the epoch of the list (a new one whenever it is replaced rather than
+/// appended to).
 struct History {
     messages: Vec<Message>,
+    /// The system messages before the last summary, and its index.
+    start: Option<(Vec<Message>, usize)>,
+    /// The estimated tokens of a view's starting point (see [`History::base`]).
     tokens: u64,
     epoch: u64,
+    /// The history's length when summarizing it failed: not tried again
+    /// until it has grown.
+    failed_at: Option<usize>,
 }
 
 impl History {
     fn new(messages: Vec<Message>) -> Self {
-        History { tokens: tokens::estimate_all(&messages), messages, epoch: next_epoch() }
+        let start = summary::view_start(&messages);
+        let mut history = History { messages, start, tokens: 0, epoch: next_epoch(), failed_at: None };
+        history.tokens = tokens::estimate_all(&history.base());
+        history
     }
 
     fn push(&mut self, message: Message) {
@@ -313,15 +437,44 @@ impl History {
         self.messages.push(message);
     }
 
+    /// What a request view starts from: the history, or with a summary in
+    /// it, the system messages before the last summary, then the summary
+    /// and all that follows.
+    fn base(&self) -> Vec<Message> {
+        match &self.start {
+            None => self.messages.clone(),
+            Some((system, at)) => system.iter().chain(&self.messages[*at..]).cloned().collect(),
+        }
+    }
+
     /// The history as what was added since `since`, when that copy is of
     /// this epoch; else all of it.
     fn since(&self, since: Option<ops::ViewCursor>) -> ops::ViewDelta {
         let cursor = ops::ViewCursor { epoch: self.epoch, len: self.messages.len() };
-        let keep = match since {
-            Some(since) if since.epoch == self.epoch && since.len <= cursor.len => since.len,
-            _ => 0,
-        };
+        let keep = kept(since, cursor);
         ops::ViewDelta { cursor, keep, messages: self.messages[keep..].to_vec() }
+    }
+
+    /// [`History::base`] as what was added since `since`; it only grows
+    /// between rewrites, as the history does.
+    fn view_since(&self, since: Option<ops::ViewCursor>) -> ops::ViewDelta {
+        let Some((system, at)) = &self.start else { return self.since(since) };
+        let cursor = ops::ViewCursor { epoch: self.epoch, len: system.len() + self.messages.len() - at };
+        let keep = kept(since, cursor);
+        let messages = match keep.checked_sub(system.len()) {
+            Some(past_system) => self.messages[at + past_system..].to_vec(),
+            None => system[keep..].iter().chain(&self.messages[*at..]).cloned().collect(),
+        };
+        ops::ViewDelta { cursor, keep, messages }
+    }
+}
+
+/// How much of a caller's copy (at `since`) still holds, given the list is
+/// now at `cursor`.
+fn kept(since: Option<ops::ViewCursor>, cursor: ops::ViewCursor) -> usize {
+    match since {
+        Some(since) if since.epoch == cursor.epoch && since.len <= cursor.len => since.len,
+        _ => 0,
     }
 }
 
@@ -433,6 +586,109 @@ mod tests {
         let after = sync(&context, 2_000, Some(compacted.cursor));
         assert_eq!(after.keep, 0, "a compacted view's cursor never continues");
         assert!(test.event_names().iter().any(|name| name == "context:compaction"), "{:?}", test.event_names());
+    }
+
+    /// A context that summarizes, over a history of a task and twelve long
+    /// exchanges (about 1,200 tokens).
+    fn summarizing(test: &TestHost) -> InMemoryContext {
+        let config = Config { summarize: true, summary_max_tokens: 300, ..Config::default() };
+        let context = InMemoryContext::new(&config, test.host());
+        block_on(context.add_message(Message::system("sys"))).unwrap();
+        let long = "word ".repeat(80);
+        for i in 0..12 {
+            let role = if i % 2 == 0 { Role::User } else { Role::Assistant };
+            block_on(context.add_message(Message::new(role, format!("{i} {long}")))).unwrap();
+        }
+        context
+    }
+
+    fn view(context: &InMemoryContext, budget: u64) -> Vec<Message> {
+        let view = RequestView { token_budget: Some(budget), provider: Some("main".into()) };
+        block_on(context.get_messages_for_request(view)).unwrap()
+    }
+
+    #[test]
+    fn a_view_over_budget_is_summarized_and_the_summary_joins_the_history() {
+        let test = TestHost::new().with_response(amplifier_sdk::testing::text_response("They talked about words."));
+        let context = summarizing(&test);
+        let first = view(&context, 800);
+        // The system message, the summary, then the recent share, whole.
+        assert_eq!(first[0].content.text(), "sys");
+        assert!(summary::is_summary(&first[1]), "{:?}", first[1]);
+        assert_eq!(
+            first[1].content.text(),
+            format!(
+                "{}
+They talked about words.",
+                summary::HEADING
+            )
+        );
+        assert_eq!(first.len(), 2 + 4, "30% of twelve messages, rounded up");
+        assert!(first[2].content.text().starts_with("8 "));
+        // The summarizer read the older eight, and the view's provider answered.
+        let asked = test.requests();
+        assert_eq!(asked.len(), 1);
+        let transcript = asked[0].messages[1].content.text();
+        assert!(transcript.contains("User: 0 word") && transcript.contains("Assistant: 7 word"), "{transcript}");
+        assert!(!transcript.contains("8 word"), "the recent share is not summarized");
+        assert_eq!(asked[0].max_output_tokens, Some(300));
+        // Nothing was lost: the history holds every message and the summary.
+        let history = block_on(context.get_messages()).unwrap();
+        assert_eq!(history.len(), 14);
+        assert!(summary::is_summary(&history[9]));
+        // Announced before and after.
+        let pre = test.events_named("context:pre_compact");
+        let post = test.events_named("context:post_compact");
+        assert_eq!((pre[0]["strategy"].as_str(), pre[0]["messages_to_summarize"].as_u64()), (Some("summary"), Some(8)));
+        assert_eq!((post[0]["messages_summarized"].as_u64(), post[0]["message_count"].as_u64()), (Some(8), Some(6)));
+        // The next view fits: it starts from the summary, and no model is asked.
+        assert_eq!(view(&context, 800), first);
+        let delta = block_on(context.sync_view(ops::ContextSyncView {
+            view: RequestView { token_budget: Some(800), provider: None },
+            since: None,
+        }))
+        .unwrap();
+        assert_eq!(delta.messages, first);
+        block_on(context.add_message(Message::user("and now?"))).unwrap();
+        let grown = block_on(context.sync_view(ops::ContextSyncView {
+            view: RequestView { token_budget: Some(800), provider: None },
+            since: Some(delta.cursor),
+        }))
+        .unwrap();
+        assert_eq!((grown.keep, grown.messages.len()), (6, 1), "only the new message");
+        assert_eq!(test.requests().len(), 1);
+    }
+
+    #[test]
+    fn a_failed_summary_falls_back_to_omitting_and_is_not_retried_until_the_history_grows() {
+        let test = TestHost::new()
+            .with_provider_error(ModuleError::new(ErrorKind::Unavailable, "no model today"))
+            .with_response(amplifier_sdk::testing::text_response("Words."));
+        let context = summarizing(&test);
+        let view_now = view(&context, 800);
+        assert!(view_now.iter().any(|m| m.content.text().starts_with("[context compacted:")), "omitted instead");
+        assert!(!view_now.iter().any(summary::is_summary));
+        let post = test.events_named("context:post_compact");
+        assert!(post[0]["error"].as_str().unwrap().contains("no model today"), "{post:?}");
+        view(&context, 800);
+        assert_eq!(test.requests().len(), 1, "not asked again for the same history");
+        block_on(context.add_message(Message::user("more"))).unwrap();
+        assert!(view(&context, 800).iter().any(summary::is_summary), "asked again once it grew");
+        assert_eq!(test.requests().len(), 2);
+    }
+
+    #[test]
+    fn too_little_to_summarize_is_omitted_without_a_model_call() {
+        let test = TestHost::new();
+        let config = Config { summarize: true, ..Config::default() };
+        let context = InMemoryContext::new(&config, test.host());
+        for message in [Message::user("hi"), Message::new(Role::Assistant, "hello"), Message::user("x".repeat(4_000))] {
+            block_on(context.add_message(message)).unwrap();
+        }
+        // Over budget only for its last, recent message: summarizing "hi" and "hello" would not help.
+        let view = view(&context, 800);
+        assert!(test.requests().is_empty(), "no model was asked");
+        assert!(!view.iter().any(summary::is_summary));
     }
 
     fn parse(config: Value) -> Option<Config> {

@@ -22,6 +22,7 @@
 //! The host never touches the terminal: what a person should see comes out
 //! as [`Notice`]s and [`HostError`]s, which front ends render.
 
+pub mod compact;
 mod error;
 pub mod history;
 pub mod lock;

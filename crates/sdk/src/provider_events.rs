@@ -91,11 +91,20 @@ pub struct Deltas<'a, S> {
     stream: &'a Stream,
     provider: &'a str,
     delivered: bool,
+    quiet: bool,
 }
 
 impl<'a, S: EventSink> Deltas<'a, S> {
     pub fn new(events: &'a S, stream: &'a Stream, provider: &'a str) -> Self {
-        Deltas { events, stream, provider, delivered: false }
+        Deltas { events, stream, provider, delivered: false, quiet: false }
+    }
+
+    /// No `content_block:delta` events when `quiet`: the request said
+    /// `stream: false`, as an internal call does (a summary, a classifier),
+    /// whose text is not the answer a front end should show.
+    pub fn quiet(mut self, quiet: bool) -> Self {
+        self.quiet = quiet;
+        self
     }
 
     /// Whether anything went out (then a failure must not be retried).
@@ -122,7 +131,7 @@ impl<'a, S: EventSink> Deltas<'a, S> {
             StreamDelta::Text { index, text: text.to_owned() }
         };
         self.stream.send(&delta);
-        if self.stream.is_enabled() {
+        if self.stream.is_enabled() || self.quiet {
             return;
         }
         let data = json!({"provider": self.provider, "block_index": index, "block_type": block_type, "delta": text});
@@ -141,7 +150,7 @@ impl<'a, S: EventSink> Deltas<'a, S> {
             name: name.map(str::to_owned),
             arguments: arguments.to_owned(),
         });
-        if self.stream.is_enabled() {
+        if self.stream.is_enabled() || self.quiet {
             return;
         }
         let mut data =
@@ -203,6 +212,22 @@ mod tests {
         let data = &recorder.events()[3].1;
         assert_eq!(data["status"], "error");
         assert_eq!(data["error"], json!({"type": "rate_limit", "msg": "slow", "status_code": 429}));
+    }
+
+    #[tokio::test]
+    async fn deltas_become_events_unless_the_caller_streams_or_the_request_is_quiet() {
+        let recorder = EventRecorder::default();
+        let stream = Stream::disabled();
+        let mut deltas = Deltas::new(&recorder, &stream, "openai");
+        deltas.text(0, "Hel").await;
+        deltas.tool_call(0, Some("c1"), Some("echo"), "").await;
+        assert_eq!(recorder.events().len(), 2);
+        assert_eq!(recorder.events()[0].1["delta"], "Hel");
+        let mut quiet = Deltas::new(&recorder, &stream, "openai").quiet(true);
+        quiet.text(0, "a summary").await;
+        quiet.tool_call(0, Some("c2"), Some("echo"), "").await;
+        assert_eq!(recorder.events().len(), 2, "a quiet request sends no events");
+        assert!(quiet.delivered());
     }
 }
 

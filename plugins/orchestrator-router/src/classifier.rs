@@ -165,6 +165,8 @@ async fn by_model(
         messages: messages.into(),
         tools: Some(vec![select_agent_tool(agents)]),
         tool_choice: Some(json!({"type": "function", "function": {"name": SELECT_AGENT}})),
+        // Not an answer: no deltas for a front end to show.
+        stream: Some(false),
         ..ChatRequest::default()
     };
     // Announced like any model call, so front ends count its tokens.

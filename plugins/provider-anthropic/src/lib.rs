@@ -123,7 +123,9 @@ impl Provider for AnthropicProvider {
             extended_thinking: self.config.extended_thinking,
             thinking_budget_tokens: self.config.thinking_budget_tokens,
         };
-        let streaming = self.config.use_streaming || stream.is_enabled();
+        // A request's `stream: false` (an internal call) is sent whole, so no
+        // deltas reach the hooks; a caller that streams gets its stream.
+        let streaming = stream.is_enabled() || (self.config.use_streaming && request.stream != Some(false));
         let body = wire::request_body(&request, &defaults, streaming);
         let model = body["model"].as_str().unwrap_or(&self.config.default_model).to_owned();
         let details = json!({

@@ -110,7 +110,8 @@ impl Provider for LocalProvider {
         };
         let details = json!({"message_count": request.messages.len(), "tool_count": tools.len(), "stream": true});
         let call = LlmCall::start(&self.host, PROVIDER, &self.model_name, details).await;
-        let outcome = self.generate(turns, settings, &tools, &stream).await;
+        let quiet = request.stream == Some(false);
+        let outcome = self.generate(turns, settings, &tools, (&stream, quiet)).await;
         call.finish(&outcome).await;
         outcome
     }
@@ -122,7 +123,7 @@ impl LocalProvider {
         turns: Vec<chat::Turn>,
         settings: Generation,
         tools: &[ToolSpec],
-        stream: &Stream,
+        (stream, quiet): (&Stream, bool),
     ) -> ModuleResult<ChatResponse> {
         // Decoding is CPU-bound: it runs on a blocking thread and sends text
         // back here, where it becomes events and stream deltas. If this call
@@ -132,7 +133,7 @@ impl LocalProvider {
         let worker = tokio::task::spawn_blocking(move || {
             engine.generate(&turns, &settings, |text| sender.send(text.to_owned()).is_ok())
         });
-        let mut deltas = Deltas::new(&self.host, stream, PROVIDER);
+        let mut deltas = Deltas::new(&self.host, stream, PROVIDER).quiet(quiet);
         let mut reply = String::new();
         let mut shown = 0;
         while let Some(piece) = receiver.recv().await {

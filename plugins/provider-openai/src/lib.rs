@@ -184,7 +184,9 @@ impl Provider for OpenAiProvider {
 
     async fn complete(&self, mut request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
         self.repair.repair(&mut request, &self.host, PROVIDER).await;
-        let streaming = self.config.use_streaming || stream.is_enabled();
+        // A request's `stream: false` (an internal call) is sent whole, so no
+        // deltas reach the hooks; a caller that streams gets its stream.
+        let streaming = stream.is_enabled() || (self.config.use_streaming && request.stream != Some(false));
         match self.wire {
             Wire::Chat => {
                 let defaults = chat::Defaults {
