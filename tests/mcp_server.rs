@@ -91,3 +91,25 @@ fn only_the_named_tools_are_served_and_a_wrong_name_is_refused() {
     assert!(stderr(&refused).contains("the plan's tools: echo"), "{}", stderr(&refused));
     assert!(stdout(&refused).is_empty(), "stdout is the protocol's alone: {}", stdout(&refused));
 }
+
+/// A served tool's images reach the client as image content: here an MCP
+/// tool of the plan's own (tool-mcp on the Python SDK server's `pixel`),
+/// passed through.
+#[test]
+fn a_tools_images_reach_the_client_as_image_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = workspace().join("tests/python/mcp_tools_server.py");
+    let tool = format!(
+        "  - {{module: tool-mcp, source: \"{}\", config: {}}}",
+        plugin("tool-mcp"),
+        json!({"servers": {"py": {"command": python(), "args": [script, "stdio"], "timeout": 60}}})
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&scripted("[{text: unused}]"), &tool, "  []")).unwrap();
+    let calls = json!([{"name": "mcp_wait", "arguments": {}}, {"name": "py__pixel", "arguments": {}}]);
+    let (printed, _) = client(dir.path(), calls, &["--plan", "plan.yaml"]);
+    let pixel = &printed["calls"][1];
+    assert_eq!(pixel["is_error"], false, "{printed}");
+    assert_eq!(pixel["text"], "[image: image/png, 69 bytes]");
+    assert_eq!(pixel["images"][0]["mime_type"], "image/png");
+    assert!(pixel["images"][0]["data"].as_str().unwrap().starts_with("iVBORw0KGgo"), "a PNG: {pixel}");
+}

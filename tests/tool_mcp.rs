@@ -7,6 +7,7 @@
 //! and streamable HTTP.
 
 mod common;
+mod provider_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -14,6 +15,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::*;
+use provider_support::{assert_fits_sdk, FakeServer, Received, Reply};
 use serde_json::{json, Value};
 
 /// The installed server-everything's entry point (installing it if needed).
@@ -633,4 +635,101 @@ fn a_servers_resources_are_listed_and_read_and_its_prompts_filled_in() {
         filled,
         &(true, json!({"messages": [{"role": "user", "text": "What's weather in Oslo?"}]}), Value::Null)
     );
+}
+
+/// An image an MCP tool returns (the Python server's `pixel`) reaches the
+/// model: inside the tool result for Anthropic's API, in a user message
+/// after the turn's results for Chat Completions. Both providers run against
+/// a scripted local HTTP server, and every request they sent fits the
+/// official Python SDK's request types.
+#[test]
+fn an_mcp_image_reaches_the_model_with_the_tool_result() {
+    const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+    let script = workspace().join("tests/python/mcp_tools_server.py");
+    let tool = format!(
+        "  - {{module: tool-mcp, source: \"{}\", config: {}}}",
+        plugin("tool-mcp"),
+        json!({"servers": {"py": {"command": python(), "args": [script, "stdio"], "timeout": 60}}})
+    );
+    let run = |provider: &str, replies: Vec<Reply>| -> Vec<Received> {
+        let server = FakeServer::start(replies);
+        let dir = tempfile::tempdir().unwrap();
+        let provider = provider.replace("URL", &server.url);
+        std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&provider, &tool, "  []")).unwrap();
+        let output = amplifier(dir.path())
+            .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "What does pixel show?"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "stderr:\n{}\nstdout:\n{}", stderr(&output), stdout(&output));
+        assert!(stdout(&output).contains("A red pixel."), "{}", stdout(&output));
+        server.received()
+    };
+
+    let message = |id: &str, content: Value, stop: &str| {
+        let body = json!({"id": id, "type": "message", "role": "assistant", "model": "m", "content": content,
+            "stop_reason": stop, "usage": {"input_tokens": 10, "output_tokens": 2}});
+        Reply::json(200, body)
+    };
+    let tool_use = |id: &str, name: &str| json!([{"type": "tool_use", "id": id, "name": name, "input": {}}]);
+    let anthropic = format!(
+        "  - {{module: provider-anthropic, source: \"{}\", config: {{base_url: \"URL\", api_key: k, default_model: m, use_streaming: false, max_retries: 0}}}}\n",
+        plugin("provider-anthropic")
+    );
+    let received = run(
+        &anthropic,
+        vec![
+            message("msg_1", tool_use("toolu_1", "mcp_wait"), "tool_use"),
+            message("msg_2", tool_use("toolu_2", "py__pixel"), "tool_use"),
+            message("msg_3", json!([{"type": "text", "text": "A red pixel."}]), "end_turn"),
+        ],
+    );
+    let last = received[2].json();
+    let result = last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().into_iter().flatten())
+        .find(|block| block["type"] == "tool_result" && block["tool_use_id"] == "toolu_2")
+        .unwrap_or_else(|| panic!("{last}"))
+        .clone();
+    assert_eq!(result["content"][0], json!({"type": "text", "text": "[image: image/png, 69 bytes]"}));
+    assert_eq!(
+        result["content"][1],
+        json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PIXEL}})
+    );
+    assert_fits_sdk("anthropic", &received);
+
+    let completion = |calls: Value, text: Value| {
+        let finish = if calls.is_null() { "stop" } else { "tool_calls" };
+        let message = json!({"role": "assistant", "content": text, "tool_calls": calls});
+        Reply::json(
+            200,
+            json!({"id": "c", "object": "chat.completion", "model": "m", "choices": [{"index": 0, "finish_reason": finish, "message": message}]}),
+        )
+    };
+    let call =
+        |id: &str, name: &str| json!([{"id": id, "type": "function", "function": {"name": name, "arguments": "{}"}}]);
+    let openai = format!(
+        "  - {{module: provider-openai, source: \"{}\", config: {{base_url: \"URL/v1\", default_model: m, use_streaming: false, max_retries: 0}}}}\n",
+        plugin("provider-openai")
+    );
+    let received = run(
+        &openai,
+        vec![
+            completion(call("call_1", "mcp_wait"), Value::Null),
+            completion(call("call_2", "py__pixel"), Value::Null),
+            completion(Value::Null, json!("A red pixel.")),
+        ],
+    );
+    let messages = received[2].json()["messages"].as_array().unwrap().clone();
+    let result = messages.iter().position(|m| m["tool_call_id"] == "call_2").unwrap();
+    assert_eq!(messages[result]["content"], "[image: image/png, 69 bytes]");
+    assert_eq!(
+        messages[result + 1],
+        json!({"role": "user", "content": [
+            {"type": "text", "text": "The images tool call call_2 returned:"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PIXEL}")}}
+        ]})
+    );
+    assert_fits_sdk("openai", &received);
 }

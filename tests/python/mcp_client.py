@@ -4,7 +4,8 @@ Usage: mcp_client.py AMPLIFIER_BINARY CALLS_JSON -- SERVER_ARGS...
 
 Starts the server with the SDK's own stdio transport, lists its tools, makes
 each call of CALLS_JSON ([{"name": ..., "arguments": {...}}]) in order, and
-prints one JSON object: {"server": ..., "tools": [...], "calls": [...]}.
+prints one JSON object: {"server": ..., "tools": [...], "calls": [...]}
+(each call's text, and its images when it returned any).
 The environment is passed on to the server whole (the test sets it).
 """
 
@@ -28,12 +29,18 @@ async def main() -> None:
             for call in calls:
                 try:
                     result = await session.call_tool(call["name"], call.get("arguments", {}))
-                    results.append(
-                        {
-                            "is_error": bool(result.is_error),
-                            "text": "".join(block.text for block in result.content if block.type == "text"),
-                        }
-                    )
+                    printed = {
+                        "is_error": bool(result.is_error),
+                        "text": "".join(block.text for block in result.content if block.type == "text"),
+                    }
+                    images = [
+                        {"mime_type": block.mime_type, "data": block.data}
+                        for block in result.content
+                        if block.type == "image"
+                    ]
+                    if images:
+                        printed["images"] = images
+                    results.append(printed)
                 except Exception as error:  # a protocol error: the call was refused
                     results.append({"protocol_error": str(error)})
     print(

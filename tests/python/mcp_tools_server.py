@@ -5,12 +5,13 @@ Usage: mcp_tools_server.py stdio | streamable-http PORT
 
 Its tools have the shapes FastMCP servers give most often: a typed return
 (structured content with an output schema, plus the same as text), a dict,
-plain text, and a failure.
+plain text, an image, and a failure.
 """
 
+import base64
 import sys
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 server = MCPServer("py-tools")
@@ -32,6 +33,18 @@ def forecast(city: str) -> dict:
 def greet(name: str) -> str:
     """Greets someone, in plain text."""
     return f"Hello, {name}!"
+
+
+# A one-pixel red PNG.
+RED_PIXEL = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+)
+
+
+@server.tool()
+def pixel() -> Image:
+    """A one-pixel red image."""
+    return Image(data=RED_PIXEL, format="png")
 
 
 @server.tool()

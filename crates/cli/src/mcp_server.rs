@@ -151,10 +151,15 @@ impl ServerHandler for Server {
             return Err(McpError::invalid_params(format!("no tool named `{}` is served", request.name), None));
         }
         let result = self.coordinator.execute_tool(&request.name, arguments, None).await;
-        let text = ContentBlock::text(result.serialized_output());
+        let mut content = vec![ContentBlock::text(result.serialized_output())];
+        // A tool's base64 images go to the client as image content.
+        content.extend(result.images.iter().filter_map(|source| {
+            let data = source.get("data").and_then(Value::as_str)?;
+            Some(ContentBlock::image(data, source.get("media_type").and_then(Value::as_str).unwrap_or("image/png")))
+        }));
         Ok(match result.success {
-            true => CallToolResult::success(vec![text]),
-            false => CallToolResult::error(vec![text]),
+            true => CallToolResult::success(content),
+            false => CallToolResult::error(content),
         }
         .into())
     }

@@ -93,6 +93,7 @@ impl ResultSpill for Spill {
                 json!({"truncated": true, "note": note, "bytes": text.len(), "full_output": full_output, "head": head}),
             ),
             error: result.error.clone(),
+            images: result.images.clone(),
         })
     }
 }

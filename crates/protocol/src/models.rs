@@ -219,11 +219,36 @@ impl Message {
         message
     }
 
-    /// A tool result message of `result`: [`Message::tool_error`] when it failed.
+    /// A tool result message of `result`: [`Message::tool_error`] when it
+    /// failed; its images follow the output as image blocks.
     pub fn tool_result_of(tool_call_id: impl Into<String>, result: &ToolResult) -> Self {
-        match result.success {
+        let mut message = match result.success {
             true => Self::tool_result(tool_call_id, result.serialized_output()),
             false => Self::tool_error(tool_call_id, result.serialized_output()),
+        };
+        if !result.images.is_empty() {
+            let mut blocks = vec![ContentBlock::text(message.content.text())];
+            blocks.extend(result.images.iter().map(|source| ContentBlock::Image {
+                source: source.clone(),
+                visibility: None,
+                extensions: JsonMap::new(),
+            }));
+            message.content = MessageContent::Blocks(blocks);
+        }
+        message
+    }
+
+    /// The sources of this message's image blocks.
+    pub fn image_sources(&self) -> Vec<&Value> {
+        match &self.content {
+            MessageContent::Text(_) => Vec::new(),
+            MessageContent::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|block| match block {
+                    ContentBlock::Image { source, .. } => Some(source),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -316,6 +341,12 @@ pub struct ToolResult {
     /// `{message, type}` by convention.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<JsonMap>,
+    /// Images the tool returned beside its output, each an image block's
+    /// `source` (`{type: base64, media_type, data}` or `{type: url, url}`).
+    /// Ours: providers that take images in tool results send them with it;
+    /// the others send the output alone, which should mention them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<Value>,
 }
 
 fn default_true() -> bool {
@@ -327,7 +358,7 @@ const FAILED_CALL: &str = "failed_call";
 
 impl ToolResult {
     pub fn ok(output: impl Into<Value>) -> Self {
-        ToolResult { success: true, output: Some(output.into()), error: None }
+        ToolResult { success: true, output: Some(output.into()), error: None, images: Vec::new() }
     }
 
     /// A failed result; `output` carries the message too, as upstream auto-populates it.
@@ -336,7 +367,7 @@ impl ToolResult {
         let mut error = JsonMap::new();
         error.insert("message".into(), Value::String(message.clone()));
         error.insert("type".into(), Value::String(kind.into()));
-        ToolResult { success: false, output: Some(Value::String(message)), error: Some(error) }
+        ToolResult { success: false, output: Some(Value::String(message)), error: Some(error), images: Vec::new() }
     }
 
     /// A call that failed outside the tool's own answer: no such tool,
@@ -936,6 +967,21 @@ mod tests {
         assert!(!result.success);
         assert_eq!(result.serialized_output(), "bad input");
         assert_eq!(result.error.unwrap()["type"], json!("ValidationError"));
+    }
+
+    #[test]
+    fn a_results_images_follow_its_output_in_the_message() {
+        let plain = Message::tool_result_of("c1", &ToolResult::ok("text"));
+        assert_eq!(plain.content, MessageContent::Text("text".into()));
+        assert!(serde_json::to_value(ToolResult::ok("text")).unwrap().get("images").is_none(), "unchanged on the wire");
+        let source = json!({"type": "base64", "media_type": "image/png", "data": "AAAA"});
+        let result = ToolResult { images: vec![source.clone()], ..ToolResult::ok("[image: image/png, 3 bytes]") };
+        let message = Message::tool_result_of("c1", &result);
+        assert_eq!((message.role, message.tool_call_id.as_deref()), (Role::Tool, Some("c1")));
+        assert_eq!(message.content.text(), "[image: image/png, 3 bytes]");
+        assert_eq!(message.image_sources(), [&source]);
+        let back: ToolResult = serde_json::from_value(serde_json::to_value(&result).unwrap()).unwrap();
+        assert_eq!(back, result);
     }
 
     #[test]

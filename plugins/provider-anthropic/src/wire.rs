@@ -208,10 +208,17 @@ fn tool_blocks(message: &Message) -> Vec<Value> {
             return results;
         }
     }
-    match &message.tool_call_id {
-        Some(id) => vec![tool_result(id, &Value::String(message.content.text()), message.is_tool_error())],
-        None => Vec::new(),
+    let Some(id) = &message.tool_call_id else { return Vec::new() };
+    let mut block = tool_result(id, &Value::String(message.content.text()), message.is_tool_error());
+    // The images a tool returned go inside its result, after the text.
+    let images = message.image_sources();
+    if !images.is_empty() {
+        let text = block["content"].take();
+        let mut content: Vec<Value> = text.as_str().and_then(text_block).into_iter().collect();
+        content.extend(images.into_iter().map(|source| json!({"type": "image", "source": source})));
+        block["content"] = Value::Array(content);
     }
+    vec![block]
 }
 
 fn assistant_blocks(message: &Message) -> Vec<Value> {
@@ -589,6 +596,20 @@ mod tests {
             json!({"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": "toolu_1", "content": "a"},
                 {"type": "tool_result", "tool_use_id": "toolu_2", "content": "b"}
+            ]})
+        );
+    }
+
+    #[test]
+    fn a_tools_images_go_inside_its_result_after_the_text() {
+        let source = json!({"type": "base64", "media_type": "image/png", "data": "AAAA"});
+        let result = ToolResult { images: vec![source.clone()], ..ToolResult::ok("[image: image/png, 3 bytes]") };
+        let wire = messages(&[Message::tool_result_of("toolu_1", &result)]);
+        assert_eq!(
+            wire[0]["content"][0],
+            json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+                {"type": "text", "text": "[image: image/png, 3 bytes]"},
+                {"type": "image", "source": source}
             ]})
         );
     }

@@ -81,10 +81,22 @@ pub(crate) fn sampling(
 /// messages or `tool_result` blocks) become `tool` messages.
 pub fn messages(messages: &[Message]) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
+    // Tool messages carry text only: the images tools returned follow the
+    // turn's results in a user message.
+    let mut images: Vec<Value> = Vec::new();
     for message in messages {
         let blocks = blocks(message);
-        for (id, output) in tool_results(message, blocks) {
-            out.push(json!({"role": "tool", "tool_call_id": id, "content": output}));
+        let results = tool_results(message, blocks);
+        if results.is_empty() && !images.is_empty() {
+            out.push(json!({"role": "user", "content": std::mem::take(&mut images)}));
+        }
+        for ToolOutput { id, text, image_urls } in results {
+            out.push(json!({"role": "tool", "tool_call_id": id, "content": text}));
+            if !image_urls.is_empty() {
+                images.push(json!({"type": "text", "text": format!("The images tool call {id} returned:")}));
+                images
+                    .extend(image_urls.into_iter().map(|url| json!({"type": "image_url", "image_url": {"url": url}})));
+            }
         }
         match message.role {
             Role::Tool | Role::Function => {}
@@ -98,6 +110,9 @@ pub fn messages(messages: &[Message]) -> Vec<Value> {
             Role::System | Role::Developer => out.push(json!({"role": "system", "content": message.content.text()})),
         }
     }
+    if !images.is_empty() {
+        out.push(json!({"role": "user", "content": images}));
+    }
     out
 }
 
@@ -109,19 +124,32 @@ pub(crate) fn blocks(message: &Message) -> &[ContentBlock] {
     }
 }
 
-/// The tool results a message carries, as `(tool call id, output text)`:
-/// its `tool_result` blocks, and itself when it is a tool message. Neither
-/// API has an error flag: the text carries it.
-pub(crate) fn tool_results<'a>(message: &'a Message, blocks: &'a [ContentBlock]) -> Vec<(&'a str, String)> {
-    let mut results: Vec<(&str, String)> = blocks
+/// One tool result on its way to the wire.
+pub(crate) struct ToolOutput<'a> {
+    pub id: &'a str,
+    /// Neither API has an error flag: the text carries it.
+    pub text: String,
+    /// The images the tool returned, as URLs.
+    pub image_urls: Vec<String>,
+}
+
+/// The tool results a message carries: its `tool_result` blocks, and
+/// itself when it is a tool message.
+pub(crate) fn tool_results<'a>(message: &'a Message, blocks: &'a [ContentBlock]) -> Vec<ToolOutput<'a>> {
+    let mut results: Vec<ToolOutput<'a>> = blocks
         .iter()
         .filter_map(|block| match block {
-            ContentBlock::ToolResult { tool_call_id, output, .. } => Some((tool_call_id.as_str(), output_text(output))),
+            ContentBlock::ToolResult { tool_call_id, output, .. } => {
+                Some(ToolOutput { id: tool_call_id, text: output_text(output), image_urls: Vec::new() })
+            }
             _ => None,
         })
         .collect();
     if matches!(message.role, Role::Tool | Role::Function) {
-        results.extend(message.tool_call_id.as_deref().map(|id| (id, message.tool_result_text())));
+        if let Some(id) = message.tool_call_id.as_deref() {
+            let image_urls = message.image_sources().into_iter().filter_map(image_url).collect();
+            results.push(ToolOutput { id, text: message.tool_result_text(), image_urls });
+        }
     }
     results
 }
@@ -543,6 +571,32 @@ mod tests {
             ]})
         );
         assert_eq!(wire[2], json!({"role": "tool", "tool_call_id": "call_1", "content": "hi"}));
+    }
+
+    #[test]
+    fn a_tools_images_follow_the_turns_results_in_a_user_message() {
+        let source = json!({"type": "base64", "media_type": "image/png", "data": "AAAA"});
+        let pictured = ToolResult { images: vec![source], ..ToolResult::ok("[image: image/png, 3 bytes]") };
+        let calls = Message {
+            tool_calls: Some(vec![ToolCall::new("c1", "snap", json!({})), ToolCall::new("c2", "echo", json!({}))]),
+            ..Message::new(Role::Assistant, "")
+        };
+        let wire = messages(&[
+            calls,
+            Message::tool_result_of("c1", &pictured),
+            Message::tool_result("c2", "plain"),
+            Message::user("what is it?"),
+        ]);
+        let roles: Vec<&str> = wire.iter().map(|m| m["role"].as_str().unwrap()).collect();
+        assert_eq!(roles, ["assistant", "tool", "tool", "user", "user"], "results stay right after their calls");
+        assert_eq!(wire[1]["content"], "[image: image/png, 3 bytes]");
+        assert_eq!(
+            wire[3]["content"],
+            json!([
+                {"type": "text", "text": "The images tool call c1 returned:"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+            ])
+        );
     }
 
     #[test]

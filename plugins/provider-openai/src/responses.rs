@@ -13,7 +13,7 @@ use amplifier_provider_http::api::{Piece, Step, StreamDecoder};
 use amplifier_provider_http::reply::{described, metadata, tool_arguments};
 use amplifier_sdk::prelude::*;
 
-use crate::chat::{blocks, sampling, tool_calls, tool_results, usage_by, user_content, UsageKeys};
+use crate::chat::{blocks, sampling, tool_calls, tool_results, usage_by, user_content, ToolOutput, UsageKeys};
 
 /// Request settings that come from the provider's config.
 pub struct Settings<'a> {
@@ -146,7 +146,17 @@ fn input(messages: &[Message], reasoning_back: ReasoningBack) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     for message in messages {
         let blocks = blocks(message);
-        for (id, output) in tool_results(message, blocks) {
+        for ToolOutput { id, text, image_urls } in tool_results(message, blocks) {
+            // The images a tool returned go inside its output, after the text.
+            let output = match image_urls.is_empty() {
+                true => json!(text),
+                false => {
+                    let images = image_urls
+                        .into_iter()
+                        .map(|url| json!({"type": "input_image", "image_url": url, "detail": "auto"}));
+                    Value::Array(std::iter::once(json!({"type": "input_text", "text": text})).chain(images).collect())
+                }
+            };
             out.push(json!({"type": "function_call_output", "call_id": id, "output": output}));
         }
         // `type: message` on every message: llama.cpp cannot tell an
@@ -638,6 +648,22 @@ mod tests {
         assert_eq!(
             body["text"],
             json!({"format": {"type": "json_schema", "name": "answer", "schema": {"type": "object"}, "strict": true}})
+        );
+    }
+
+    #[test]
+    fn a_tools_images_go_inside_its_output() {
+        let source = json!({"type": "base64", "media_type": "image/png", "data": "AAAA"});
+        let pictured = ToolResult { images: vec![source], ..ToolResult::ok("[image: image/png, 3 bytes]") };
+        let request =
+            ChatRequest { messages: vec![Message::tool_result_of("c1", &pictured)].into(), ..ChatRequest::default() };
+        let body = request_body(&request, &settings(), false, None);
+        assert_eq!(
+            body["input"][0]["output"],
+            json!([
+                {"type": "input_text", "text": "[image: image/png, 3 bytes]"},
+                {"type": "input_image", "image_url": "data:image/png;base64,AAAA", "detail": "auto"}
+            ])
         );
     }
 

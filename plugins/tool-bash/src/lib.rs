@@ -438,7 +438,7 @@ fn failed(kind: &str, message: String, output: Value) -> ToolResult {
     let mut error = JsonMap::new();
     error.insert("message".into(), Value::String(message));
     error.insert("type".into(), Value::String(kind.into()));
-    ToolResult { success: false, output: Some(output), error: Some(error) }
+    ToolResult { success: false, output: Some(output), error: Some(error), images: Vec::new() }
 }
 
 fn cannot_start(dir: &std::path::Path, err: std::io::Error) -> ToolResult {

@@ -13,13 +13,30 @@ pub fn tool_name(server: &str, tool: &str) -> String {
 }
 
 /// A `tools/call` result (as MCP JSON) as a [`ToolResult`], sent once: the
-/// text of the `content` blocks joined by newlines (images, audio and binary
-/// resources as a one-line placeholder: the model reads tool results as
-/// text), or the `structuredContent` object when the tool declared an output
-/// schema (`structured`) or the text is only that object serialized (which
-/// MCP asks servers to add, and FastMCP always does). `isError: true` makes
-/// a failed result carrying the text.
+/// text of the `content` blocks joined by newlines (audio and binary
+/// resources as a one-line placeholder), or the `structuredContent` object
+/// when the tool declared an output schema (`structured`) or the text is
+/// only that object serialized (which MCP asks servers to add, and FastMCP
+/// always does). Images are the result's `images` (providers that take
+/// images in tool results send them), with a line in the text naming each.
+/// `isError: true` makes a failed result carrying the text.
 pub fn tool_result(server: &str, tool: &str, result: &Value, structured: bool) -> ToolResult {
+    let images = result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("image"))
+        .filter_map(|block| {
+            let data = block.get("data").and_then(Value::as_str)?;
+            let media_type = block.get("mimeType").and_then(Value::as_str).unwrap_or("image/png");
+            Some(json!({"type": "base64", "media_type": media_type, "data": data}))
+        })
+        .collect();
+    ToolResult { images, ..content_result(server, tool, result, structured) }
+}
+
+fn content_result(server: &str, tool: &str, result: &Value, structured: bool) -> ToolResult {
     let text = content_text(result.get("content"));
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
         let message = if text.is_empty() {
@@ -50,8 +67,9 @@ pub fn block_text(block: &Value) -> String {
     let str_of = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     match block.get("type").and_then(Value::as_str).unwrap_or_default() {
         "text" => str_of(block, "text"),
-        kind @ ("image" | "audio") => {
-            format!("[{kind}: {}, {} bytes, not shown]", str_of(block, "mimeType"), base64_len(block.get("data")))
+        "image" => format!("[image: {}, {} bytes]", str_of(block, "mimeType"), base64_len(block.get("data"))),
+        "audio" => {
+            format!("[audio: {}, {} bytes, not shown]", str_of(block, "mimeType"), base64_len(block.get("data")))
         }
         "resource" => {
             let resource = block.get("resource").cloned().unwrap_or_default();
@@ -137,9 +155,10 @@ mod tests {
         ]});
         let out = tool_result("s", "t", &result, false);
         assert!(out.success);
+        assert_eq!(out.images, [json!({"type": "base64", "media_type": "image/png", "data": "AAAA"})]);
         assert_eq!(
             out.output.unwrap(),
-            "first\n[image: image/png, 3 bytes, not shown]\n[resource file:///a.txt]\ninside\n\
+            "first\n[image: image/png, 3 bytes]\n[resource file:///a.txt]\ninside\n\
              [resource file:///b.bin: application/zip, 4 bytes, not shown]\n[resource link file:///c: c]"
         );
     }
