@@ -1,5 +1,6 @@
-//! Images attached to a prompt (`amplifier run --image FILE`, the REPL's
-//! `/image FILE`) reach the provider as image blocks before the prompt.
+//! Images attached to a prompt (`amplifier run --image FILE`, in any output
+//! format; the REPL's `/image FILE`) reach the provider as image blocks
+//! before the prompt.
 
 mod common;
 
@@ -26,14 +27,25 @@ fn first_request(dir: &Path) -> Vec<Value> {
 
 #[test]
 fn an_image_reaches_the_model_before_the_prompt() {
-    let dir = tempfile::tempdir().unwrap();
-    write_plan(dir.path());
-    std::fs::write(dir.path().join("pixel.png"), PIXEL).unwrap();
-    let output =
-        amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "--image", "pixel.png", "what is this?"]).output();
-    let output = output.unwrap();
-    assert!(output.status.success(), "{}", stderr(&output));
-    let messages = first_request(dir.path());
+    // Whatever the output: the SSE frames of `--output-format sse` too.
+    for format in ["text", "sse"] {
+        let dir = tempfile::tempdir().unwrap();
+        write_plan(dir.path());
+        std::fs::write(dir.path().join("pixel.png"), PIXEL).unwrap();
+        let output = amplifier(dir.path())
+            .args(["run", "--plan", "plan.yaml", "--output-format", format, "--image", "pixel.png", "what is this?"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{format}: {}", stderr(&output));
+        if format == "sse" {
+            assert!(stdout(&output).contains("a single pixel"), "{}", stdout(&output));
+        }
+        assert_image_then_prompt(dir.path());
+    }
+}
+
+fn assert_image_then_prompt(dir: &Path) {
+    let messages = first_request(dir);
     let image = &messages[messages.len() - 2];
     assert_eq!(image["role"], "user");
     assert_eq!(image["content"][0], json!({"type": "text", "text": "Attached image: pixel.png"}));

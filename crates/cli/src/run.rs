@@ -86,10 +86,6 @@ pub fn run(args: RunArgs) -> CliResult {
         let options = crate::repl::ReplOptions { flags, session_name, conversation, choice, images };
         return crate::repl::repl(&plan_path, options);
     }
-    if !images.is_empty() && args.output_format == OutputFormat::Sse {
-        return Err(CliError::usage("--image does not work with --output-format sse yet")
-            .hint("send the image with `amplifier serve`'s run request, or use --output-format jsonl"));
-    }
     let prompt = read_prompt(args.prompt)?;
     let runtime = hosting::runtime()?;
     let mut options = hosting::options(flags, true)?;
@@ -100,7 +96,7 @@ pub fn run(args: RunArgs) -> CliResult {
         false => host.session().record(args.session_name),
     };
     if args.output_format == OutputFormat::Sse {
-        return runtime.block_on(crate::sse_stdout::run(builder, conversation, &prompt));
+        return runtime.block_on(crate::sse_stdout::run(builder, conversation, (&prompt, &images)));
     }
     runtime.block_on(run_session(builder, conversation, &prompt, &images, args.output_format))
 }
@@ -134,15 +130,8 @@ async fn start_and_turn(
 ) -> Result<String, amplifier_host::HostError> {
     let report = hosted.start().await?;
     hosting::print_partial_load(&report);
-    for image in images {
-        hosted
-            .coordinator()
-            .add_message(image.clone())
-            .await
-            .map_err(|err| amplifier_host::HostError::Turn { error: err.into(), cancelled: false })?;
-    }
     let ctrl_c = hosting::cancel_on_ctrl_c(hosted.coordinator());
-    let result = hosted.turn(prompt).await;
+    let result = hosted.turn_with(images, prompt).await;
     ctrl_c.abort();
     result
 }

@@ -268,7 +268,7 @@ fn launch(
             }
         });
         let frames: (Arc<Mapper>, Arc<dyn FrameSink>) = (mapper, feed.clone());
-        let _ = sse::stream(builder, &prompt, start_data, frames, |coordinator| {
+        let _ = sse::stream(builder, (&prompt, &[]), start_data, frames, |coordinator| {
             let (user, id) = conversation.resolve(coordinator.session_id());
             crate::trace_bridge::attach(coordinator, user, id);
             cancellation.send_replace(Some(coordinator.cancellation().clone()));

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use amplifier_host::sse::{self, Encoder, Frame, FrameSink, Mapper};
 use amplifier_host::{Conversation, SessionBuilder};
+use amplifier_kernel::models::Message;
 use serde_json::{json, Value};
 
 use crate::error::{CliError, CliResult};
@@ -27,7 +28,11 @@ fn write(text: &str) {
     let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
 }
 
-pub async fn run(builder: SessionBuilder, conversation: Conversation, prompt: &str) -> CliResult {
+pub async fn run(
+    builder: SessionBuilder,
+    conversation: Conversation,
+    (prompt, images): (&str, &[Message]),
+) -> CliResult {
     write(sse::PROLOGUE);
     let thread = serde_json::from_str::<Value>(prompt).ok().and_then(|v| v.get("threadId").cloned());
     let approval = Arc::new(crate::approval::TerminalApproval::new(std::path::Path::new(".")));
@@ -35,7 +40,7 @@ pub async fn run(builder: SessionBuilder, conversation: Conversation, prompt: &s
     let sink = Arc::new(StdoutSink { encoder: Encoder::default() });
     let mut ctrl_c = None;
     let builder = builder.approval(approval).conversation(conversation.clone());
-    let result = sse::stream(builder, prompt, json!({"threadId": thread}), (mapper, sink), |coordinator| {
+    let result = sse::stream(builder, (prompt, images), json!({"threadId": thread}), (mapper, sink), |coordinator| {
         let (user, id) = conversation.resolve(coordinator.session_id());
         crate::trace_bridge::attach(coordinator, user, id);
         ctrl_c = Some(hosting::cancel_on_ctrl_c(coordinator));

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use amplifier_kernel::loading::{LoadReport, ModuleLoader};
-use amplifier_kernel::models::RunStatus;
+use amplifier_kernel::models::{Message, RunStatus};
 use amplifier_kernel::plan::{ModuleSpec, MountPlan, ProviderChoice};
 use amplifier_kernel::services::ApprovalSystem;
 use amplifier_kernel::session::{Session, SessionObserver, SessionOptions};
@@ -421,6 +421,19 @@ impl HostedSession {
 
     /// Runs one prompt and saves the turn. Call after a successful
     /// [`HostedSession::start`].
+    /// A turn whose prompt follows `attached` messages (images a person
+    /// attached), which join the conversation first.
+    pub async fn turn_with(&mut self, attached: &[Message], prompt: &str) -> Result<String, HostError> {
+        for message in attached {
+            self.session
+                .coordinator()
+                .add_message(message.clone())
+                .await
+                .map_err(|err| HostError::Turn { error: err.into(), cancelled: false })?;
+        }
+        self.turn(prompt).await
+    }
+
     pub async fn turn(&mut self, prompt: &str) -> Result<String, HostError> {
         assert!(self.started, "HostedSession::turn before a successful start");
         if self.turns > 0 {

@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use amplifier_kernel::hooks::HookEvent;
-use amplifier_kernel::models::{HookResult, JsonMap, Usage};
+use amplifier_kernel::models::{HookResult, JsonMap, Message, Usage};
 use amplifier_kernel::session::SessionObserver;
 use amplifier_kernel::traits::{BoxFuture, HookHandler, ModuleResult};
 use amplifier_kernel::Coordinator;
@@ -305,7 +305,7 @@ impl SessionObserver for Observer {
 /// coordinator before its modules mount (to cancel it, for instance).
 pub async fn stream(
     builder: SessionBuilder,
-    prompt: &str,
+    (prompt, images): (&str, &[Message]),
     start_data: Value,
     (mapper, sink): (Arc<Mapper>, Arc<dyn FrameSink>),
     on_session: impl FnOnce(&Arc<Coordinator>),
@@ -319,7 +319,7 @@ pub async fn stream(
     sink.send(mapper.start(start));
     on_session(hosted.coordinator());
     let result = match hosted.start().await {
-        Ok(_) => hosted.turn(prompt).await,
+        Ok(_) => hosted.turn_with(images, prompt).await,
         Err(err) => Err(err),
     };
     hosted.finish(result.is_ok()).await;
