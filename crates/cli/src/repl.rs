@@ -35,6 +35,7 @@ const HELP: &str = "\
   /prompts       the MCP servers' prompts (tool-mcp)
   /prompt SERVER/NAME [key=value ...]
                  fill in an MCP prompt and send it as your prompt
+                 (quote a value with spaces: key=\"two words\")
   /status        session id, turns, tokens, cost, providers and models
   /compact [FOCUS]
                  summarize the conversation before the last turn, so later
@@ -235,7 +236,9 @@ async fn ask_tool(
 
 /// `SERVER/NAME key=value…` as `mcp_get_prompt`'s input.
 fn prompt_input(argument: &str) -> Option<serde_json::Value> {
-    let mut words = argument.split_whitespace();
+    // Shell-style words, so a value with spaces is quoted: topic="the API design".
+    let words = shlex::split(argument)?;
+    let mut words = words.iter();
     let (server, name) = words.next()?.split_once('/')?;
     let mut arguments = serde_json::Map::new();
     for word in words {
@@ -431,5 +434,23 @@ fn fork(session_id: &str, argument: &str) {
             fork.turn_count, fork.id, fork.id
         ),
         Err(err) => err.print(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_arguments_are_shell_words() {
+        let input = prompt_input(r#"docs/review topic="the API design" depth=2 note='it''s fine'"#).unwrap();
+        assert_eq!(
+            input,
+            json!({"server": "docs", "name": "review", "arguments": {"topic": "the API design", "depth": "2", "note": "its fine"}})
+        );
+        assert_eq!(prompt_input("docs/review").unwrap()["arguments"], json!({}));
+        assert!(prompt_input("no-slash").is_none());
+        assert!(prompt_input("docs/review topic").is_none(), "an argument without =");
+        assert!(prompt_input(r#"docs/review topic="unclosed"#).is_none());
     }
 }
