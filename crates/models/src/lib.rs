@@ -16,10 +16,7 @@ use std::path::{Path, PathBuf};
 /// `$AMPLIFIER_HOME`, else `~/.amplifier`: the cache, installed modules,
 /// models, the session store.
 pub fn amplifier_home() -> PathBuf {
-    if let Some(home) = std::env::var_os("AMPLIFIER_HOME") {
-        return PathBuf::from(home);
-    }
-    std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".amplifier")
+    amplifier_protocol::paths::amplifier_home().unwrap_or_else(|| PathBuf::from(".amplifier"))
 }
 
 /// Writes `text` to `path` unless the file already says exactly that;

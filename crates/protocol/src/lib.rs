@@ -11,6 +11,7 @@ pub mod errors;
 pub mod events;
 pub mod models;
 pub mod ops;
+pub mod paths;
 pub mod repair;
 pub mod runs;
 

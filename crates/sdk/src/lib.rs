@@ -126,7 +126,7 @@ pub use amplifier_protocol::ops::{
     self, ContextView, HookOutcome, ProviderDescriptor, RequestView, ResolveRequest, ResolvedModule, ResolvedSource,
     SessionInfo, Subscription,
 };
-pub use amplifier_protocol::{capabilities, events, runs, ErrorKind, ModuleError};
+pub use amplifier_protocol::{capabilities, events, paths, runs, ErrorKind, ModuleError};
 pub use host::Host;
 pub use module::{MountContext, Stream, ToolDispatcher, Tools};
 pub use runtime::runtime;

@@ -24,7 +24,7 @@
 //! messages in a restored history are replaced by the files' current
 //! contents, so an edited AGENTS.md is what a resumed session sees.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use amplifier_context_core::{Config, InMemoryContext};
 use amplifier_sdk::ops;
@@ -87,18 +87,11 @@ fn with_memory(memory: &[Message], messages: Vec<Message>) -> Vec<Message> {
     memory.iter().cloned().chain(messages.into_iter().filter(|m| !is_memory(m))).collect()
 }
 
-fn expand(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => Path::new(&home).join(rest),
-        _ => PathBuf::from(path),
-    }
-}
-
 /// One system message per memory file that exists, in the configured order.
 fn load_memory(files: &[String], max_chars: usize) -> Result<Vec<Message>, String> {
     let mut memory = Vec::new();
     for configured in files {
-        let path = expand(configured);
+        let path = amplifier_sdk::paths::expand(configured, Path::new(""));
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {

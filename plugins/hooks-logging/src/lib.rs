@@ -32,6 +32,7 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
+use amplifier_sdk::paths;
 use amplifier_sdk::prelude::*;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
@@ -58,8 +59,11 @@ struct Env {
 
 impl Env {
     fn current() -> Env {
-        let var = |name| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
-        Env { home: var("HOME"), amplifier_home: var("AMPLIFIER_HOME"), working_dir: std::env::current_dir().ok() }
+        Env {
+            home: paths::home(),
+            amplifier_home: paths::var("AMPLIFIER_HOME"),
+            working_dir: std::env::current_dir().ok(),
+        }
     }
 }
 
@@ -86,11 +90,8 @@ impl PathTemplate {
         };
         let (base, template) = match path {
             None => {
-                let home = match (&env.amplifier_home, &env.home) {
-                    (Some(amplifier_home), _) => amplifier_home.clone(),
-                    (None, Some(home)) => home.join(".amplifier"),
-                    (None, None) => return Err(invalid("no path, and neither AMPLIFIER_HOME nor HOME is set".into())),
-                };
+                let home = paths::amplifier_home_of(env.amplifier_home.clone(), env.home.as_deref())
+                    .ok_or_else(|| invalid("no path, and neither AMPLIFIER_HOME nor HOME is set".into()))?;
                 (Some(home), DEFAULT_PATH)
             }
             Some(path) => match path.strip_prefix("~/") {

@@ -391,7 +391,8 @@ fn confine(
         readable.push(resolve(path)?);
     }
     // The sessions amplifier stores, wherever they are.
-    let hidden = std::env::var_os("AMPLIFIER_HOME").map(|dir| cwd.join(dir)).into_iter().collect();
+    // (An empty AMPLIFIER_HOME is unset: joined, it would hide the working directory.)
+    let hidden = amplifier_sdk::paths::var("AMPLIFIER_HOME").map(|dir| cwd.join(dir)).into_iter().collect();
     let policy = SandboxPolicy {
         writable,
         readable,

@@ -29,6 +29,7 @@ mod skill;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use amplifier_sdk::paths;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
@@ -44,19 +45,11 @@ struct Config {
 /// The directories to search, in order: the plan's, then the project's,
 /// the user's and `$AMPLIFIER_SKILLS_DIR`; relative ones beneath `cwd`.
 fn directories(config: &Config, cwd: &std::path::Path) -> Vec<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
-    let home = var("HOME");
-    let expand = |dir: &str| match (dir.strip_prefix("~/"), &home) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ => cwd.join(dir),
-    };
-    let mut dirs: Vec<PathBuf> = config.skills_dirs.iter().map(|dir| expand(dir)).collect();
+    let mut dirs: Vec<PathBuf> = config.skills_dirs.iter().map(|dir| paths::expand(dir, cwd)).collect();
     if config.include_defaults {
         dirs.push(cwd.join(".amplifier/skills"));
-        if let Some(amplifier_home) = var("AMPLIFIER_HOME").or_else(|| home.as_ref().map(|h| h.join(".amplifier"))) {
-            dirs.push(amplifier_home.join("skills"));
-        }
-        dirs.extend(var("AMPLIFIER_SKILLS_DIR"));
+        dirs.extend(paths::amplifier_home().map(|home| home.join("skills")));
+        dirs.extend(paths::var("AMPLIFIER_SKILLS_DIR"));
     }
     dirs
 }
