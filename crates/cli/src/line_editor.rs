@@ -76,7 +76,7 @@ mod tests {
     #[test]
     fn slash_commands_complete_by_prefix() {
         assert_eq!(complete("/st"), (0, vec!["/status ".to_owned()]));
-        assert_eq!(complete("/c"), (0, vec!["/clear ".to_owned(), "/config ".to_owned()]));
+        assert_eq!(complete("/c"), (0, vec!["/compact ".to_owned(), "/clear ".to_owned(), "/config ".to_owned()]));
         assert_eq!(complete("/zz"), (0, Vec::<String>::new()));
     }
 
