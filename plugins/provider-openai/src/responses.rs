@@ -454,6 +454,11 @@ impl StreamDecoder for StreamAccumulator {
     }
 
     fn finish(self) -> ChatResponse {
+        // A server that streamed no items may still list them at the end.
+        if self.items.is_empty() {
+            let output = self.response.get("output").and_then(Value::as_array).cloned().unwrap_or_default();
+            return from_items(&output, &self.response);
+        }
         // An item the stream never finished is what its deltas spelled.
         let items: Vec<Value> = self
             .items
@@ -759,6 +764,15 @@ mod tests {
         assert_eq!(response.usage.unwrap().total_tokens, 14);
         assert_eq!(response.finish_reason.as_deref(), Some("tool_calls"));
         assert_eq!(response.metadata.unwrap()["response_id"], "resp_7");
+    }
+
+    #[test]
+    fn a_stream_of_no_items_takes_them_from_the_completed_response() {
+        let mut acc = StreamAccumulator::default();
+        let completed = json!({"type": "response.completed", "response": {"id": "resp_8", "status": "completed",
+            "output": [{"type": "message", "id": "msg_8", "role": "assistant", "content": [{"type": "output_text", "text": "Whole."}]}]}});
+        assert_eq!(acc.apply_event(&completed).unwrap(), Step::Done);
+        assert_eq!(acc.finish().text(), "Whole.");
     }
 
     #[test]
