@@ -95,8 +95,11 @@ pub fn print_partial_load(report: &LoadReport) {
 pub fn cancel_on_ctrl_c(coordinator: &Coordinator) -> tokio::task::JoinHandle<()> {
     let cancellation = coordinator.cancellation().clone();
     let grace = coordinator.plan().session.cancel_grace();
+    // Listening starts here, not when the task first runs: a Ctrl-C in
+    // between would take the default action and end the process silently.
+    let mut interrupts = CtrlC::listen();
     tokio::spawn(async move {
-        while tokio::signal::ctrl_c().await.is_ok() {
+        while interrupts.pressed().await {
             // The session did not wind down after two presses: leave without
             // it. What was recorded is at most the recorder's bound behind.
             if cancellation.state() == CancelState::Immediate {
@@ -112,6 +115,30 @@ pub fn cancel_on_ctrl_c(coordinator: &Coordinator) -> tokio::task::JoinHandle<()
             }
         }
     })
+}
+
+/// Ctrl-C presses, listened for from the moment this exists.
+struct CtrlC {
+    #[cfg(unix)]
+    signal: Option<tokio::signal::unix::Signal>,
+}
+
+impl CtrlC {
+    /// Must run inside the runtime.
+    fn listen() -> CtrlC {
+        CtrlC {
+            #[cfg(unix)]
+            signal: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok(),
+        }
+    }
+
+    async fn pressed(&mut self) -> bool {
+        #[cfg(unix)]
+        if let Some(signal) = &mut self.signal {
+            return signal.recv().await.is_some();
+        }
+        tokio::signal::ctrl_c().await.is_ok()
+    }
 }
 
 /// The async runtime a command runs sessions and module builds on.
