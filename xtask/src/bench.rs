@@ -487,22 +487,34 @@ impl Bench {
         }
         let in_process = runtime.block_on(per_emit(IN_PROCESS, &data, |d| registry.emit("tool:pre", d)));
 
-        let across_abi = runtime.block_on(async {
-            let session = self.session(&self.plan(json!([{"text": "done"}]), false, HANDLERS)).await?;
-            let coordinator = session.coordinator();
-            let handlers = coordinator.hooks().list_handlers(Some("tool:pre")).values().map(Vec::len).sum::<usize>();
-            if handlers != HANDLERS {
-                return Err(format!("expected {HANDLERS} plugin handlers on tool:pre, found {handlers}").into());
+        // Hooks that never read the data, then hooks that read a field of it.
+        let mut across = [Duration::ZERO; 2];
+        for (reads_data, per) in [false, true].into_iter().zip(&mut across) {
+            let mut plan = self.plan(json!([{"text": "done"}]), false, HANDLERS);
+            for hook in plan["hooks"].as_array_mut().into_iter().flatten() {
+                hook["config"]["reads_data"] = json!(reads_data);
             }
-            let per = per_emit(ACROSS_ABI, &data, |d| coordinator.emit("tool:pre", d)).await;
-            session.cleanup().await;
-            Ok::<_, Box<dyn Error>>(per)
-        })?;
+            *per = runtime.block_on(async {
+                let session = self.session(&plan).await?;
+                let coordinator = session.coordinator();
+                let handlers =
+                    coordinator.hooks().list_handlers(Some("tool:pre")).values().map(Vec::len).sum::<usize>();
+                if handlers != HANDLERS {
+                    return Err(format!("expected {HANDLERS} plugin handlers on tool:pre, found {handlers}").into());
+                }
+                let per = per_emit(ACROSS_ABI, &data, |d| coordinator.emit("tool:pre", d)).await;
+                session.cleanup().await;
+                Ok::<_, Box<dyn Error>>(per)
+            })?;
+        }
+        let [across_abi, reading] = across;
         Ok(Report {
             text: format!(
-                "W3 hook emit, {HANDLERS} handlers: {} in-process, {} across the ABI (per emit, {bytes}-byte event)",
+                "W3 hook emit, {HANDLERS} handlers: {} in-process, {} across the ABI, {} with hooks that read the \
+                 data (per emit, {bytes}-byte event)",
                 human(in_process),
-                human(across_abi)
+                human(across_abi),
+                human(reading)
             ),
             json: json!({
                 "workload": "W3",
@@ -510,6 +522,7 @@ impl Bench {
                 "event_bytes": bytes,
                 "in_process_ns": nanos(in_process),
                 "across_abi_ns": nanos(across_abi),
+                "across_abi_reading_data_ns": nanos(reading),
             }),
         })
     }

@@ -131,30 +131,35 @@ impl PendingCalls {
     /// events into the sink it is given); `spawn` runs a future on the
     /// callee's runtime and returns a way to abort it. With
     /// [`FirstPoll::Inline`] the caller must have entered that runtime, since
-    /// the first poll happens right here.
-    pub fn start(
+    /// the first poll happens right here. The future is `Unpin` (boxed, or
+    /// a combinator over a box), so a call answered at once is boxed once,
+    /// by `make`, and only a call that goes on is boxed again, to spawn it.
+    pub fn start<F>(
         self: &Arc<Self>,
         sink: EventSinkBox,
         first_poll: FirstPoll,
-        make: impl FnOnce(Arc<SharedSink>) -> Result<CallFuture, String>,
+        make: impl FnOnce(Arc<SharedSink>) -> Result<F, String>,
         spawn: impl FnOnce(Pin<Box<dyn Future<Output = ()> + Send>>) -> AbortFn,
-    ) -> CallOutcome {
+    ) -> CallOutcome
+    where
+        F: Future<Output = WireResult> + Send + Unpin + 'static,
+    {
         let shared = SharedSink::new(sink);
         let made = catch_unwind(AssertUnwindSafe(|| make(shared.clone())));
-        let future = match made {
+        let mut future = match made {
             Ok(Ok(future)) => future,
             Ok(Err(err)) => return CallOutcome::Ready(RResult::RErr(err.into())),
             Err(panic) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
         };
-        let mut guarded = AssertUnwindSafe(future).catch_unwind().boxed();
         if first_poll == FirstPoll::Inline {
             let mut cx = Context::from_waker(futures::task::noop_waker_ref());
-            match guarded.as_mut().poll(&mut cx) {
-                Poll::Ready(Ok(result)) => return CallOutcome::Ready(to_ffi(result)),
-                Poll::Ready(Err(panic)) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
-                Poll::Pending => {}
+            match catch_unwind(AssertUnwindSafe(|| Pin::new(&mut future).poll(&mut cx))) {
+                Ok(Poll::Ready(result)) => return CallOutcome::Ready(to_ffi(result)),
+                Err(panic) => return CallOutcome::Ready(RResult::RErr(panic_error(&*panic).into())),
+                Ok(Poll::Pending) => {}
             }
         }
+        let guarded = AssertUnwindSafe(future).catch_unwind();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let table = Arc::downgrade(self);
         let task_sink = shared.clone();

@@ -29,23 +29,50 @@ pub trait HookHandler: Send + Sync {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>>;
 }
 
-/// One event as handlers see it. The JSON text is produced at most once per
-/// event, however many plugin handlers read it.
+/// One event as handlers see it. Its JSON text is produced at most once
+/// per event, however many plugin handlers read it.
 #[derive(Debug)]
 pub struct HookEvent {
     pub name: String,
     pub data: JsonMap,
-    json: OnceLock<String>,
+    /// `{"event":…,"data":…}`, and where the data starts in it.
+    envelope: OnceLock<(String, usize)>,
 }
 
 impl HookEvent {
     pub fn new(name: impl Into<String>, data: JsonMap) -> Self {
-        HookEvent { name: name.into(), data, json: OnceLock::new() }
+        HookEvent { name: name.into(), data, envelope: OnceLock::new() }
     }
 
-    /// The event's data serialized as a JSON object, cached.
+    /// The event as a plugin hook's `handle` parameters,
+    /// `{"event":…,"data":…}` with `data` last (`ops::HandleEvent`),
+    /// cached: every plugin handler gets the same text.
+    pub fn envelope_json(&self) -> &str {
+        &self.envelope().0
+    }
+
+    /// The event's data serialized as a JSON object, cached (a slice of the envelope).
     pub fn data_json(&self) -> &str {
-        self.json.get_or_init(|| serde_json::to_string(&self.data).unwrap_or_else(|_| "{}".to_owned()))
+        let (envelope, start) = self.envelope();
+        &envelope[*start..envelope.len() - 1]
+    }
+
+    fn envelope(&self) -> &(String, usize) {
+        self.envelope.get_or_init(|| {
+            // Room for a typical event (a tool call, a content delta) without regrowing.
+            let mut out = Vec::with_capacity(512);
+            out.extend_from_slice(b"{\"event\":");
+            let written = serde_json::to_writer(&mut out, &self.name);
+            out.extend_from_slice(b",\"data\":");
+            let start = out.len();
+            if written.and_then(|()| serde_json::to_writer(&mut out, &self.data)).is_err() {
+                out.truncate(start);
+                out.extend_from_slice(b"{}");
+            }
+            out.push(b'}');
+            // serde_json writes UTF-8 only.
+            (String::from_utf8(out).expect("serde_json writes UTF-8"), start)
+        })
     }
 }
 
@@ -178,10 +205,6 @@ impl HookRegistry {
         self.handlers.read().expect("hook registry lock").entries.clone()
     }
 
-    fn matching(&self, event: &str) -> Vec<Arc<Entry>> {
-        self.snapshot().iter().filter(|entry| entry.pattern.matches(event)).cloned().collect()
-    }
-
     /// Adds defaults (under the event's own fields) and the kernel timestamp.
     fn stamp(&self, mut data: JsonMap) -> JsonMap {
         for (key, value) in self.defaults.read().expect("hook defaults lock").iter() {
@@ -193,8 +216,9 @@ impl HookRegistry {
 
     /// Emits `event` and aggregates the handlers' answers (see the module docs).
     pub async fn emit(&self, event: &str, data: JsonMap) -> HookResult {
-        let handlers = self.matching(event);
-        if handlers.is_empty() {
+        // One snapshot per emit: a handler registered meanwhile sees the next event.
+        let snapshot = self.snapshot();
+        if !snapshot.iter().any(|entry| entry.pattern.matches(event)) {
             return HookResult { data: Some(data), ..HookResult::default() };
         }
         let mut current = HookEvent::new(event, self.stamp(data));
@@ -202,7 +226,12 @@ impl HookRegistry {
         let mut injections: Vec<HookResult> = Vec::new();
         // The first message of a handler whose result the fold would drop.
         let mut message: Option<HookResult> = None;
-        for entry in handlers {
+        // A plain loop: a filter closure held across the awaits would make
+        // this future's `Send` bound higher-ranked, which callers can't prove.
+        for entry in snapshot.iter() {
+            if !entry.pattern.matches(event) {
+                continue;
+            }
             let result = match entry.handler.handle(&current).await {
                 Ok(result) => result,
                 Err(err) => {
@@ -261,7 +290,10 @@ impl HookRegistry {
     pub async fn emit_and_collect(&self, event: &str, data: JsonMap, timeout: Duration) -> Vec<JsonMap> {
         let current = HookEvent::new(event, data);
         let mut collected = Vec::new();
-        for entry in self.matching(event) {
+        for entry in self.snapshot().iter() {
+            if !entry.pattern.matches(event) {
+                continue;
+            }
             match tokio::time::timeout(timeout, entry.handler.handle(&current)).await {
                 Ok(Ok(result)) => collected.extend(result.data),
                 Ok(Err(err)) => tracing::warn!(handler = %entry.name, event, error = %err, "hook handler failed"),
@@ -282,5 +314,24 @@ fn merge_injections(injections: Vec<HookResult>, data: JsonMap) -> HookResult {
         append_to_last_tool_result,
         data: Some(data),
         ..first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_envelope_is_a_handle_events_text_with_the_data_last() {
+        let Value::Object(data) = json!({"tool_name": "bash", "tool_input": {"command": "echo \"hi\""}}) else {
+            unreachable!()
+        };
+        let event = HookEvent::new("tool:pre", data.clone());
+        let handle = crate::ops::HandleEvent { event: "tool:pre".into(), data: data.clone() };
+        assert_eq!(event.envelope_json(), serde_json::to_string(&handle).unwrap());
+        assert_eq!(event.data_json(), serde_json::to_string(&data).unwrap());
+        assert_eq!(event.envelope_json(), format!(r#"{{"event":"tool:pre","data":{}}}"#, event.data_json()));
     }
 }

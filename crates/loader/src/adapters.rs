@@ -196,18 +196,19 @@ impl PluginHook {
 impl HookHandler for PluginHook {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
         Box::pin(async move {
-            let name = serde_json::to_string(&event.name)?;
-            let data = event.data_json();
+            let envelope = event.envelope_json();
             let json = match &self.callback {
-                None => {
-                    let params = format!(r#"{{"event":{name},"data":{data}}}"#);
-                    self.module.call_raw::<hook::Handle>(&params, None).await?
-                }
+                None => self.module.call_raw::<hook::Handle>(envelope, None).await?,
                 Some(handler) => {
-                    let params = format!(r#"{{"handler":{handler},"event":{name},"data":{data}}}"#);
+                    // The same envelope with the registration's name first.
+                    let params = format!(r#"{{"handler":{handler},{}"#, &envelope[1..]);
                     self.module.call_raw::<callback::Hook>(&params, None).await?
                 }
             };
+            // Most answers are a plain "continue", which the SDK sends as `{}`.
+            if json == "{}" {
+                return Ok(HookResult::default());
+            }
             serde_json::from_str(&json).map_err(|err| {
                 ModuleError::internal(format!("hook '{}' returned an invalid HookResult: {err}", self.module.name()))
             })

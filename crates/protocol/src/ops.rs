@@ -367,6 +367,9 @@ pub struct CompleteRequest {
     pub context: Option<ContextView>,
 }
 
+/// A hook's `handle` parameters. `data` is the last key, and nothing
+/// follows it: a plugin may take everything after `"data":` as the data
+/// without parsing it (the SDK does). New keys go before `event`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct HandleEvent {
     pub event: String,

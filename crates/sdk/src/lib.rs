@@ -108,6 +108,7 @@
 //! copy in the new crate, patched in by its `.cargo/config.toml`.
 
 mod callbacks;
+mod event;
 mod host;
 mod logging;
 mod module;
@@ -127,6 +128,7 @@ pub use amplifier_protocol::ops::{
     SessionInfo, Subscription,
 };
 pub use amplifier_protocol::{capabilities, events, paths, runs, ErrorKind, ModuleError};
+pub use event::EventData;
 pub use host::Host;
 pub use module::{MountContext, Stream, ToolDispatcher, Tools};
 pub use runtime::runtime;
@@ -146,8 +148,8 @@ pub type ModuleResult<T> = Result<T, ModuleError>;
 pub mod prelude {
     pub use crate::models::*;
     pub use crate::{
-        event_data, export_module, json, ContextManager, ContextView, ErrorKind, HookHandler, Host, ModuleError,
-        ModuleResult, MountContext, Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule,
+        event_data, export_module, json, ContextManager, ContextView, ErrorKind, EventData, HookHandler, Host,
+        ModuleError, ModuleResult, MountContext, Orchestrator, Provider, RequestView, ResolveRequest, ResolvedModule,
         ResolvedSource, Resolver, Stream, Subscription, Tool, ToolDispatcher, Tools, Value,
     };
 }
@@ -201,6 +203,14 @@ pub trait HookHandler: Send + Sync + 'static {
     /// Events to receive: exact names, prefix patterns (`tool:*`) or `*`.
     fn subscriptions(&self) -> Vec<Subscription>;
     fn handle(&self, event: &str, data: JsonMap) -> impl Future<Output = ModuleResult<HookResult>> + Send;
+    /// What the SDK calls for each event: its data as the host sent it,
+    /// parsed only when read (see [`EventData`]). The default parses it
+    /// for [`handle`](Self::handle). A hook that reads little of what it
+    /// gets, or forwards the text as it is, overrides this instead, and
+    /// writes `handle` as a call of it (`self.handle_event(event, data.into())`).
+    fn handle_event(&self, event: &str, data: EventData) -> impl Future<Output = ModuleResult<HookResult>> + Send {
+        self.handle(event, data.into_map())
+    }
 }
 
 /// Conversation memory.

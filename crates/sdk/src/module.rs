@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, RString};
-use amplifier_abi::bridge::{panic_error, CallFuture, FirstPoll, PendingCalls, SharedSink};
+use amplifier_abi::bridge::{panic_error, FirstPoll, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
 use amplifier_protocol::models::{
     ChatResponse, HookResult, JsonMap, Message, Messages, ModelInfo, ToolResult, ToolSpec,
@@ -15,6 +15,7 @@ use amplifier_protocol::ops::plugin::{callback, context, hook, orchestrator, pro
 use amplifier_protocol::ops::{self, Done, NoParams, Op, RequestView, ResolveRequest, ResolvedModule};
 use amplifier_protocol::{ErrorKind, ModuleError};
 use futures::future::BoxFuture;
+use futures::FutureExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -23,7 +24,7 @@ use crate::callbacks::Callbacks;
 use crate::host::Host;
 use crate::logging;
 use crate::runtime::runtime;
-use crate::{ContextManager, HookHandler, ModuleResult, Orchestrator, Provider, Resolver, Tool};
+use crate::{ContextManager, EventData, HookHandler, ModuleResult, Orchestrator, Provider, Resolver, Tool};
 
 /// What a mount function receives.
 pub struct MountContext {
@@ -229,7 +230,7 @@ fn erase<M: Kind>(module: M) -> Arc<dyn ErasedModule> {
     Arc::new(Erased(Arc::new(module)))
 }
 
-fn parse<T: DeserializeOwned>(op: &str, params: &str) -> ModuleResult<T> {
+fn parse<'a, T: serde::Deserialize<'a>>(op: &str, params: &'a str) -> ModuleResult<T> {
     serde_json::from_str(params)
         .map_err(|err| ModuleError::new(ErrorKind::InvalidRequest, format!("invalid parameters for '{op}': {err}")))
 }
@@ -366,12 +367,48 @@ impl<H: HookHandler> Kind for HookModule<H> {
     }
 }
 
+/// A hook's `handle` parameters with the data left as text: see [`EventData`].
+#[derive(serde::Deserialize)]
+struct HandleEvent<'a> {
+    #[serde(borrow)]
+    event: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    data: &'a serde_json::value::RawValue,
+}
+
+/// The host's `handle` parameters, `{"event":NAME,"data":DATA}`, read
+/// without scanning the data: [`EventData`] parses it when a handler reads
+/// it, and most never do (scanning it cost a fifth of a hook call, W3).
+/// The protocol keeps `data` last ([`ops::HandleEvent`]); parameters in any
+/// other shape are parsed in full.
+fn split_envelope(params: &str) -> Option<(&str, &str)> {
+    let rest = params.strip_prefix(r#"{"event":""#)?;
+    let (event, rest) = rest.split_once('"')?;
+    if event.contains('\\') {
+        return None;
+    }
+    let data = rest.strip_prefix(r#","data":"#)?.strip_suffix('}')?;
+    Some((event, data))
+}
+
 /// A hook's starter: a plain "continue" (most answers) is `{}`, which the
 /// host reads back as the default result.
 fn start_hook<H: HookHandler>(module: Arc<HookModule<H>>, params: &str, _stream: Stream) -> ModuleResult<Answer> {
-    let call: ops::HandleEvent = parse(hook::Handle::NAME, params)?;
+    let parsed;
+    let (event, data) = match split_envelope(params) {
+        Some(split) => split,
+        None => {
+            parsed = parse::<HandleEvent>(hook::Handle::NAME, params)?;
+            (parsed.event.as_ref(), parsed.data.get())
+        }
+    };
+    if !data.starts_with('{') {
+        let message = format!("invalid parameters for '{}': the event data is not an object", hook::Handle::NAME);
+        return Err(ModuleError::new(ErrorKind::InvalidRequest, message));
+    }
+    let (event, data) = (event.to_owned(), EventData::from_json(data.to_owned()));
     Ok(Box::pin(async move {
-        let result = module.0.handle(&call.event, call.data).await?;
+        let result = module.0.handle_event(&event, data).await?;
         if result == HookResult::default() {
             return Ok("{}".to_owned());
         }
@@ -583,8 +620,7 @@ pub(crate) fn start_call(
         first_poll,
         |shared| {
             let future = make(shared).map_err(|err| err.to_wire())?;
-            let call: CallFuture = Box::pin(async move { future.await.map_err(|err| err.to_wire()) });
-            Ok(call)
+            Ok(future.map(|answer| answer.map_err(|err| err.to_wire())))
         },
         |task| {
             let handle = runtime.spawn(task);
@@ -750,5 +786,54 @@ mod tests {
             }
         }
         assert!(Kind::may_block(&Tools::new().with(Echo(false)).with_dispatcher(Dispatch)));
+    }
+
+    /// Answers with the event's name and the data as it reached the hook.
+    struct Mirror;
+
+    impl HookHandler for Mirror {
+        fn subscriptions(&self) -> Vec<crate::Subscription> {
+            Vec::new()
+        }
+
+        async fn handle(&self, event: &str, data: JsonMap) -> ModuleResult<HookResult> {
+            self.handle_event(event, data.into()).await
+        }
+
+        async fn handle_event(&self, event: &str, data: EventData) -> ModuleResult<HookResult> {
+            let seen = serde_json::json!({"event": event, "json": data.as_json(), "tool": data.get("tool_name")});
+            Ok(HookResult::modify(crate::event_data(seen)))
+        }
+    }
+
+    fn handle(params: &str) -> ModuleResult<Value> {
+        let answer = start_hook(Arc::new(HookModule(Mirror)), params, Stream::disabled())?;
+        let json = crate::runtime().block_on(answer)?;
+        Ok(serde_json::from_str::<HookResult>(&json).unwrap().data.map(Value::Object).unwrap())
+    }
+
+    #[test]
+    fn the_hosts_envelope_is_read_without_parsing_the_data_and_any_other_in_full() {
+        let data = r#"{"tool_name":"bash","tool_input":{"command":"ls \"x\""}}"#;
+        // The host's shape: the data reaches the hook as the host's text.
+        let seen = handle(&format!(r#"{{"event":"tool:pre","data":{data}}}"#)).unwrap();
+        assert_eq!(seen, serde_json::json!({"event": "tool:pre", "json": data, "tool": "bash"}));
+        // Another key order, a key before the event, spaces, an escaped
+        // name: parsed in full, to the same data.
+        for params in [
+            format!(r#"{{"data":{data},"event":"tool:pre"}}"#),
+            format!(r#"{{ "event": "tool:pre", "data": {data} }}"#),
+            format!(r#"{{"event":"tool\u003apre","data":{data}}}"#),
+            format!(r#"{{"extra":1,"event":"tool:pre","data":{data}}}"#),
+        ] {
+            let seen = handle(&params).unwrap();
+            assert_eq!(seen["event"], "tool:pre", "{params}");
+            assert_eq!(seen["tool"], "bash", "{params}");
+            assert_eq!(serde_json::from_str::<Value>(seen["json"].as_str().unwrap()).unwrap()["tool_name"], "bash");
+        }
+        let not_an_object = handle(r#"{"event":"tool:pre","data":[1]}"#).unwrap_err();
+        assert!(not_an_object.message.contains("not an object"), "{}", not_an_object.message);
+        let not_json = handle(r#"{"event":"tool:pre"}"#).unwrap_err();
+        assert!(not_json.message.contains("invalid parameters for 'handle'"), "{}", not_json.message);
     }
 }
