@@ -198,6 +198,8 @@ impl Bench {
             .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(&self.root)
             .env("AMPLIFIER_HOME", &self.home)
+            // The scripted plan's event log, which would go to the checkout.
+            .env("AMPLIFIER_EVENTS", scratch.join("events.jsonl"))
             .stdin(Stdio::null())
             .stdout(File::create(scratch.join("amplifier.stdout"))?)
             .stderr(File::create(&log)?)
