@@ -92,6 +92,31 @@ fn only_the_named_tools_are_served_and_a_wrong_name_is_refused() {
     assert!(stdout(&refused).is_empty(), "stdout is the protocol's alone: {}", stdout(&refused));
 }
 
+/// A call from an MCP client goes through the plan's hooks, as the agent
+/// loop's calls do: hooks-approval denies by its rules, and a `tool:post`
+/// hook's result is what the client gets.
+#[test]
+fn a_served_tool_call_goes_through_the_plans_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let hooks = format!(
+        "  - {{module: hooks-approval, source: \"{}\", config: {{rules: [{{tool: echo, when: {{text: \"forbidden*\"}}, action: deny}}]}}}}\n\
+         \x20 - {{module: hook-verdict, source: \"{}\", config: {{event: \"tool:post\", result: {{action: modify, data: {{result: \"[checked by a hook]\"}}}}}}}}",
+        plugin("hooks-approval"),
+        fixture("hook-verdict")
+    );
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&scripted("[{text: unused}]"), "", &hooks)).unwrap();
+    let calls = json!([
+        {"name": "echo", "arguments": {"text": "forbidden fruit"}},
+        {"name": "echo", "arguments": {"text": "fine"}},
+    ]);
+    let (printed, output) = client(dir.path(), calls, &["--plan", "plan.yaml"]);
+    let results = printed["calls"].as_array().unwrap();
+    assert_eq!(results[0]["is_error"], true, "{}", results[0]);
+    assert!(results[0]["text"].as_str().unwrap().starts_with("Denied by hook: hooks-approval"), "{}", results[0]);
+    assert_eq!(results[1], json!({"is_error": false, "text": "[checked by a hook]"}));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}
+
 /// A served tool's images reach the client as image content: here an MCP
 /// tool of the plan's own (tool-mcp on the Python SDK server's `pixel`),
 /// passed through.

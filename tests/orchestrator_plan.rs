@@ -444,10 +444,8 @@ fn a_run_killed_after_any_step_resumes_and_gives_the_same_bundle() {
     assert_eq!(complete(&frames), &uninterrupted);
 }
 
-#[test]
-fn a_specialists_tool_calls_stream_as_tool_frames() {
-    let dir = tempfile::tempdir().unwrap();
-    let strategist = r#"[{tool_calls: [{name: echo, arguments: {text: "a1"}}]}, {text: '{"strategy": {}}'}]"#;
+/// The standard plan, with tool-echo for a strategist whose script is `strategist`.
+fn write_plan_with_echo(dir: &Path, strategist: &str) {
     let writer = writer_script();
     let tools = format!("    tools: [{{module: tool-echo, source: \"{}\"}}]\n", plugin("tool-echo"));
     let agents = [
@@ -455,7 +453,14 @@ fn a_specialists_tool_calls_stream_as_tool_frames() {
         agent("writer", "[content.write]", WRITER_SYSTEM, &writer),
         agent("qa", "[qa.review]", QA_SYSTEM, QA_PASS),
     ];
-    write_plan(dir.path(), "", PLAN_ALL, &agents);
+    write_plan(dir, "", PLAN_ALL, &agents);
+}
+
+#[test]
+fn a_specialists_tool_calls_stream_as_tool_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategist = r#"[{tool_calls: [{name: echo, arguments: {text: "a1"}}]}, {text: '{"strategy": {}}'}]"#;
+    write_plan_with_echo(dir.path(), strategist);
     let (output, frames) = run_sse(dir.path(), &app_request("tools"), &[]);
     assert!(output.status.success(), "stderr:\n{}", stderr(&output));
     check_stream(&frames);
@@ -469,6 +474,34 @@ fn a_specialists_tool_calls_stream_as_tool_frames() {
     assert_eq!(frames[call].data["message"], "echo");
     assert_eq!(frames[call].data["data"]["args"], json!({"text": "a1"}));
     assert_eq!(frames[result].data["message"], "echo");
+}
+
+/// A specialist's tool call goes through the hooks as the agent loop's
+/// does: a `tool:pre` hook's rewritten input is what runs.
+#[test]
+fn a_specialists_tool_call_runs_the_input_its_hooks_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategist = r#"[{tool_calls: [{name: echo, arguments: {text: "asked"}}]}, {text: '{"strategy": {}}'}]"#;
+    write_plan_with_echo(dir.path(), strategist);
+    let mut plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+    plan.push_str(&format!(
+        "hooks:\n  - {{module: hook-verdict, source: \"{}\", config: {{event: \"tool:pre\", \
+         result: {{action: modify, data: {{tool_name: echo, tool_input: {{text: rewritten}}}}}}}}}}\n",
+        common::fixture("hook-verdict")
+    ));
+    std::fs::write(dir.path().join("plan.yaml"), plan).unwrap();
+    let (output, frames) = run_sse(dir.path(), &app_request("hooked"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    check_stream(&frames);
+    let requests = read_lines(&dir.path().join("strategist-requests.jsonl"));
+    let results: Vec<&Value> = requests
+        .iter()
+        .flat_map(|request| request["messages"].as_array().unwrap())
+        .filter(|m| m["role"] == "tool")
+        .collect();
+    assert!(!results.is_empty(), "the strategist got its tool's result back");
+    let text = serde_json::to_string(&results).unwrap();
+    assert!(text.contains("rewritten") && !text.contains("asked"), "{text}");
 }
 
 #[test]

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use amplifier_sdk::ops::{ContextView, EphemeralInjection, HookOutcome};
+use amplifier_sdk::ops::{ContextView, EphemeralInjection, HookOutcome, HostCallTool};
 use amplifier_sdk::prelude::*;
 use amplifier_sdk::{events, HookAction};
 use serde::Deserialize;
@@ -436,52 +436,18 @@ impl AgentLoop {
         }
     }
 
+    /// `tool:pre`, the call and `tool:post` run in the kernel (the
+    /// `tool.call` host op), the same for every caller.
     async fn try_run_tool(&self, call: &ToolCall, group: &str) -> ModuleResult<(ToolResult, Vec<EphemeralInjection>)> {
-        let pre = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id, "parallel_group_id": group});
-        let pre: HookOutcome = self.host.dispatch(events::TOOL_PRE, event_data(pre)).await?;
-        let mut injections = pre.ephemeral_injections;
-        if pre.action == HookAction::Deny {
-            let reason = pre.reason.unwrap_or_default();
-            return Ok((ToolResult::error("Denied", format!("Denied by hook: {reason}")), injections));
-        }
-        // A hook's `modify` shows in the data the hooks left (see above).
-        let input =
-            pre.data.as_ref().and_then(|d| d.get("tool_input")).cloned().unwrap_or_else(|| call.arguments.clone());
-        let mut result = self.host.execute_tool(&call.name, input.clone(), Some(&call.id)).await?;
-        // As upstream's loop-basic: a call that failed (no such tool, a
-        // timeout, a plugin fault) is `tool:error`; a tool's own
-        // `success: false` answer is a result like any other.
-        if result.is_failed_call() {
-            let error = json!({"type": result.error.as_ref().and_then(|e| e.get("type")).cloned(), "msg": result.serialized_output()});
-            let payload =
-                json!({"tool_name": call.name, "tool_call_id": call.id, "error": error, "parallel_group_id": group});
-            self.host.emit(events::TOOL_ERROR, event_data(payload)).await?;
-            return Ok((result, injections));
-        }
-        let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result, "parallel_group_id": group});
-        let post = self.host.dispatch(events::TOOL_POST, event_data(post)).await?;
-        if let Some(left) = post.data.as_ref().and_then(|d| d.get("result")) {
-            result = replaced_result(result, left);
-        }
-        injections.extend(post.ephemeral_injections);
-        Ok((result, injections))
+        let call = HostCallTool {
+            name: call.name.clone(),
+            input: call.arguments.clone(),
+            tool_call_id: Some(call.id.clone()),
+            parallel_group_id: Some(group.to_owned()),
+        };
+        let done = self.host.call_tool(call).await?;
+        Ok((done.result, done.ephemeral_injections))
     }
-}
-
-/// Adds ephemeral injections to this request's copy of the messages only.
-/// What a `tool:post` hook left as `result`: a result of the same shape
-/// replaces the tool's, and any other value is the output the model sees
-/// (upstream's modify may put anything there).
-fn replaced_result(original: ToolResult, left: &Value) -> ToolResult {
-    if serde_json::to_value(&original).is_ok_and(|value| value == *left) {
-        return original;
-    }
-    if left.get("success").is_some_and(Value::is_boolean) {
-        if let Ok(replaced) = serde_json::from_value::<ToolResult>(left.clone()) {
-            return replaced;
-        }
-    }
-    ToolResult::ok(left.clone())
 }
 
 impl Orchestrator for AgentLoop {
@@ -493,21 +459,4 @@ impl Orchestrator for AgentLoop {
 /// The loop a plugin of `style` mounts.
 pub fn mount(ctx: MountContext, style: Style) -> ModuleResult<AgentLoop> {
     Ok(AgentLoop { config: ctx.config()?, host: ctx.host, style, prompts: AtomicU64::new(0) })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_tool_post_hook_may_replace_the_result_with_any_value() {
-        let original = ToolResult::ok(json!("42"));
-        assert_eq!(replaced_result(original.clone(), &json!({"success": true, "output": "42"})), original);
-        let failed = replaced_result(original.clone(), &json!({"success": false, "error": {"message": "no"}}));
-        assert!(!failed.success);
-        assert_eq!(replaced_result(original.clone(), &json!("[redacted]")).serialized_output(), "[redacted]");
-        let any = replaced_result(original, &json!({"answer": 42}));
-        assert!(any.success);
-        assert_eq!(any.output, Some(json!({"answer": 42})));
-    }
 }

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use amplifier_host::HostedSession;
+use amplifier_kernel::ops::HostCallTool;
 use amplifier_kernel::Coordinator;
 use clap::Args;
 use rmcp::model::{
@@ -150,7 +151,15 @@ impl ServerHandler for Server {
         if !self.serves(&request.name) || self.coordinator.tool(&request.name).is_none() {
             return Err(McpError::invalid_params(format!("no tool named `{}` is served", request.name), None));
         }
-        let result = self.coordinator.execute_tool(&request.name, arguments, None).await;
+        // With its hooks, as the agent loop calls it: an approval, a
+        // redaction or a log applies to a call from an MCP client too.
+        let call = HostCallTool {
+            name: request.name.to_string(),
+            input: arguments,
+            tool_call_id: None,
+            parallel_group_id: None,
+        };
+        let result = self.coordinator.call_tool(call).await.result;
         let mut content = vec![ContentBlock::text(result.serialized_output())];
         // A tool's base64 images go to the client as image content.
         content.extend(result.images.iter().filter_map(|source| {

@@ -18,6 +18,7 @@ pub mod plan;
 pub mod services;
 pub mod session;
 pub mod spawn;
+mod tool_call;
 pub mod traits;
 
 pub use cancellation::{CancelState, CancellationToken};

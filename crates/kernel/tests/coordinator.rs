@@ -790,3 +790,70 @@ async fn a_tool_past_its_timeout_is_stopped_and_a_tool_may_have_its_own() {
     let result = coordinator.execute_tool("patient", json!({}), None).await;
     assert!(result.success);
 }
+
+// ---------------------------------------------------------------------------
+// A tool call with its hooks (`Coordinator::call_tool`, the `tool.call` op)
+
+fn call(name: &str, input: Value) -> amplifier_kernel::ops::HostCallTool {
+    amplifier_kernel::ops::HostCallTool {
+        name: name.into(),
+        input,
+        tool_call_id: Some("call_1".into()),
+        parallel_group_id: Some("1-1".into()),
+    }
+}
+
+#[tokio::test]
+async fn a_tool_call_runs_the_input_its_hooks_left_and_the_result_they_replaced() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_tool("tool-echo", Arc::new(EchoTool::new("echo", json!({"type": "object"}))));
+    let recorder = Recorder::new();
+    coordinator.hooks().register("tool:*", recorder.handler(), 10, "recorder");
+    let rewrite = map(json!({"tool_name": "echo", "tool_input": {"text": "rewritten"}}));
+    coordinator.hooks().register("tool:pre", answer(HookResult::modify(rewrite)), 0, "rewriter");
+    coordinator.hooks().register("tool:post", answer(HookResult::inject("checked")), 0, "injector");
+
+    let done = coordinator.call_tool(call("echo", json!({"text": "asked"}))).await;
+    assert_eq!(done.result.output, Some(json!({"echo": {"text": "rewritten"}})), "the input the hooks left ran");
+    assert_eq!(recorder.names(), ["tool:pre", "tool:post"]);
+    let post = &recorder.named("tool:post")[0];
+    assert_eq!(post["tool_input"], json!({"text": "rewritten"}));
+    assert_eq!((post["tool_call_id"].as_str(), post["parallel_group_id"].as_str()), (Some("call_1"), Some("1-1")));
+    assert_eq!(post["result"]["output"], json!({"echo": {"text": "rewritten"}}));
+    assert!(done.ephemeral_injections.is_empty(), "a plain injection goes to the context");
+
+    // A tool:post hook's `result` replaces the tool's.
+    let redacted = map(json!({"result": "[redacted]"}));
+    coordinator.hooks().register("tool:post", answer(HookResult::modify(redacted)), 5, "redactor");
+    let done = coordinator.call_tool(call("echo", json!({"text": "asked"}))).await;
+    assert_eq!(done.result.serialized_output(), "[redacted]");
+}
+
+#[tokio::test]
+async fn a_denied_tool_call_never_runs_and_a_failed_one_is_a_tool_error() {
+    let coordinator = coordinator_with(plan());
+    coordinator.mount_tool("tool-echo", Arc::new(EchoTool::new("echo", json!({"type": "object"}))));
+    let recorder = Recorder::new();
+    // Before the guard: a deny ends the event's handlers.
+    coordinator.hooks().register("tool:*", recorder.handler(), -10, "recorder");
+    let deny = |event: &amplifier_kernel::HookEvent| {
+        Ok(match event.data["tool_input"]["text"].as_str() {
+            Some("rm -rf") => HookResult::deny("not that"),
+            _ => HookResult::continue_(),
+        })
+    };
+    coordinator.hooks().register("tool:pre", support::hook(deny), 0, "guard");
+
+    let denied = coordinator.call_tool(call("echo", json!({"text": "rm -rf"}))).await;
+    assert!(!denied.result.success);
+    assert_eq!(denied.result.serialized_output(), "Denied by hook: not that");
+    assert_eq!(recorder.names(), ["tool:pre"], "no tool:post for a call that never ran");
+
+    let failed = coordinator.call_tool(call("nope", json!({}))).await;
+    assert!(failed.result.is_failed_call());
+    assert_eq!(recorder.names(), ["tool:pre", "tool:pre", "tool:error"]);
+    let error = &recorder.named("tool:error")[0];
+    assert_eq!(error["tool_name"], "nope");
+    assert_eq!(error["tool_call_id"], "call_1");
+    assert!(error["error"]["msg"].as_str().unwrap().contains("nope"), "{error:?}");
+}

@@ -266,6 +266,7 @@ fn handlers() -> &'static Handlers {
                     async move { Ok(call.coordinator.execute_tool(&p.name, p.input, p.tool_call_id.as_deref()).await) },
                 )
             })
+            .on::<tool::Call>(|call, p| Box::pin(async move { Ok(call.coordinator.call_tool(p).await) }))
             .on::<tool::List>(|call, NoParams| {
                 let specs = call.coordinator.tool_specs();
                 Box::pin(async move { Ok(specs) })

@@ -214,11 +214,14 @@ pub mod host {
 
     pub mod tool {
         use crate::models::{ToolResult, ToolSpec};
-        use crate::ops::{HostExecuteTool, NoParams};
+        use crate::ops::{HostCallTool, HostExecuteTool, NoParams, ToolCallOutcome};
 
         operations! {
             /// Runs a mounted tool (input validated against its schema).
             Execute = "tool.execute": HostExecuteTool => ToolResult;
+            /// Runs a tool call with its hooks, as an agent loop makes it:
+            /// `tool:pre` (deny, modify), the call, `tool:post` or `tool:error`.
+            Call = "tool.call": HostCallTool => ToolCallOutcome;
             List = "tool.list": NoParams => Vec<ToolSpec>;
         }
     }
@@ -498,6 +501,31 @@ pub struct HostExecuteTool {
     /// When given, the host tracks the call as running for cancellation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+}
+
+/// A tool call with its hooks (`tool.call`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostCallTool {
+    pub name: String,
+    #[serde(default)]
+    pub input: Value,
+    /// The model's id for the call: in the events, and the call is tracked
+    /// as running for cancellation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// The calls of one model response share a group (in the events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_group_id: Option<String>,
+}
+
+/// What a tool call with its hooks came to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallOutcome {
+    /// The tool's result; a hook's denial, or what a `tool:post` hook left.
+    pub result: crate::models::ToolResult,
+    /// What the hooks queued for the next request only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ephemeral_injections: Vec<EphemeralInjection>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

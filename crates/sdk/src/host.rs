@@ -256,6 +256,13 @@ impl Host {
         self.call::<host::tool::Execute>(&params).await
     }
 
+    /// Runs a tool call with its hooks, as an agent loop makes it:
+    /// `tool:pre` (a hook may deny the call or change its input), the call,
+    /// then `tool:post` (a hook may replace the result) or `tool:error`.
+    pub async fn call_tool(&self, call: ops::HostCallTool) -> Result<ops::ToolCallOutcome, ModuleError> {
+        self.call::<host::tool::Call>(&call).await
+    }
+
     pub async fn add_message(&self, message: Message) -> Result<(), ModuleError> {
         self.call::<host::context::AddMessage>(&ops::ContextAddMessage { message }).await.map(drop)
     }

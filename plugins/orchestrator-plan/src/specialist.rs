@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use amplifier_sdk::events;
+use amplifier_sdk::ops::HostCallTool;
 use amplifier_sdk::prelude::*;
 
 use crate::PlanOrchestrator;
@@ -147,31 +148,20 @@ pub(crate) async fn run(orch: &PlanOrchestrator, session_id: &str, prompt: Strin
     Ok(text)
 }
 
+/// The call with its hooks, in the kernel as for every agent loop.
+/// Ephemeral injections the hooks queue are not used: the specialist's
+/// requests carry the context's view alone.
 async fn run_tool(orch: &PlanOrchestrator, call: &ToolCall) -> ToolResult {
-    let host = &orch.host;
-    let pre = json!({"tool_name": call.name, "tool_input": call.arguments, "tool_call_id": call.id});
-    let input = match host.dispatch(events::TOOL_PRE, event_data(pre)).await {
-        Ok(outcome) if outcome.is_denied() => {
-            return ToolResult::error("Denied", format!("Denied by hook: {}", outcome.reason.unwrap_or_default()))
-        }
-        Ok(outcome) => match (outcome.action, outcome.data.as_ref().and_then(|d| d.get("tool_input"))) {
-            (HookAction::Modify, Some(modified)) => modified.clone(),
-            _ => call.arguments.clone(),
-        },
-        Err(err) => return ToolResult::failed_call("HostError", format!("tool '{}' could not run: {err}", call.name)),
+    let request = HostCallTool {
+        name: call.name.clone(),
+        input: call.arguments.clone(),
+        tool_call_id: Some(call.id.clone()),
+        parallel_group_id: None,
     };
-    let result = match host.execute_tool(&call.name, input.clone(), Some(&call.id)).await {
-        Ok(result) => result,
+    match orch.host.call_tool(request).await {
+        Ok(done) => done.result,
         Err(err) => ToolResult::failed_call("HostError", format!("tool '{}' could not run: {err}", call.name)),
-    };
-    if !result.is_failed_call() {
-        let post = json!({"tool_name": call.name, "tool_input": input, "tool_call_id": call.id, "result": result});
-        orch.emit(events::TOOL_POST, post).await;
-    } else {
-        let error = json!({"type": result.error.as_ref().and_then(|e| e.get("type")).cloned(), "msg": result.serialized_output()});
-        orch.emit(events::TOOL_ERROR, json!({"tool_name": call.name, "tool_call_id": call.id, "error": error})).await;
     }
-    result
 }
 
 #[cfg(test)]
