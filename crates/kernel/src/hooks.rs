@@ -70,7 +70,6 @@ impl HookEvent {
                 out.extend_from_slice(b"{}");
             }
             out.push(b'}');
-            // serde_json writes UTF-8 only.
             (String::from_utf8(out).expect("serde_json writes UTF-8"), start)
         })
     }

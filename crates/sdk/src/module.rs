@@ -378,7 +378,8 @@ struct HandleEvent<'a> {
 
 /// The host's `handle` parameters, `{"event":NAME,"data":DATA}`, read
 /// without scanning the data: [`EventData`] parses it when a handler reads
-/// it, and most never do (scanning it cost a fifth of a hook call, W3).
+/// it, so a hook that overrides `handle_event` and never reads it parses
+/// nothing (scanning it cost a fifth of a hook call, W3).
 /// The protocol keeps `data` last ([`ops::HandleEvent`]); parameters in any
 /// other shape are parsed in full.
 fn split_envelope(params: &str) -> Option<(&str, &str)> {
