@@ -676,3 +676,22 @@ fn a_client_that_leaves_cancels_the_served_turn_and_nothing_is_saved() {
     assert_eq!(stored.len(), 4, "{stored:?}");
     assert_eq!((&stored[0], &stored[3]), (&pair("stayed", "done")[0], &pair("stayed", "done")[1]), "{stored:?}");
 }
+
+/// The per-agent histories live in the store in use: here PostgreSQL, as
+/// two machines of one team would share it.
+#[test]
+fn the_agents_history_lives_in_postgres_when_the_store_is_there() {
+    let dir = tempfile::tempdir().unwrap();
+    write_plan(dir.path(), "", "", &[agent("support", r#"[{text: "first answer"}, {text: "second answer"}]"#)]);
+    let url = amplifier_test_postgres::database();
+    for prompt in ["one", "two"] {
+        assert_success(&turn_command(dir.path(), prompt).env("AMPLIFIER_STORE", &url).output().unwrap());
+    }
+    let second = request_messages(&requests(dir.path(), "support")[1]);
+    let texts: Vec<&str> = second.iter().map(|(_, text)| text.as_str()).collect();
+    assert_eq!(texts, ["You are support.", "one", "first answer", "two"], "the second turn saw the first");
+    let store = Store::connect(&amplifier_store::Location::Postgres(url), dir.path()).unwrap();
+    let scope = AgentScope { user_id: USER, conversation_id: CONVERSATION, agent_id: "support" };
+    assert_eq!(store.agent_history(scope, None).unwrap().len(), 4);
+    assert!(!state_dir(dir.path()).join(amplifier_store::DB_FILE).exists(), "nothing went to SQLite");
+}

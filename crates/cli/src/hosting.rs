@@ -3,14 +3,14 @@
 //! runtime.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use amplifier_host::{Host, HostOptions, Notice, StoreConfig};
 use amplifier_kernel::cancellation::CancelState;
 use amplifier_kernel::loading::LoadReport;
 use amplifier_kernel::Coordinator;
 use amplifier_plan::PlanDiagnostic;
-use amplifier_store::{Retention, Store};
+use amplifier_store::{Location, Retention, Store};
 
 use crate::error::{CliError, CliResult};
 use crate::settings::Settings;
@@ -25,11 +25,40 @@ pub struct Flags {
     pub strict: bool,
 }
 
+static STORE_FLAG: OnceLock<Option<String>> = OnceLock::new();
+
+/// `--store`, which wins over the `store` setting (kept here, not put in
+/// the environment: a URL may carry a password).
+pub fn set_store_flag(store: Option<String>) {
+    let _ = STORE_FLAG.set(store);
+}
+
+/// The store `--store` or the `store` setting names (`None`: the default).
+pub fn store_location(settings: &Settings) -> CliResult<Option<Location>> {
+    let (text, source) = match STORE_FLAG.get().and_then(Option::as_deref) {
+        Some(flag) => (flag.to_owned(), "--store".to_owned()),
+        None => match settings.get("store") {
+            None => return Ok(None),
+            Some(serde_yaml::Value::String(text)) => (text.clone(), settings.source("store")),
+            Some(other) => {
+                return Err(CliError::usage(format!(
+                    "setting `store` is {}: expected a directory or a postgres:// URL",
+                    serde_yaml::to_string(other).unwrap_or_default().trim_end()
+                ))
+                .hint(format!("it comes from {}", settings.source("store"))))
+            }
+        },
+    };
+    Location::parse(&text)
+        .map(Some)
+        .map_err(|err| CliError::usage(err.to_string()).hint(format!("it comes from {source}")))
+}
+
 /// Where the store is, with the retention `settings` ask for.
 fn store_config(settings: &Settings) -> CliResult<StoreConfig> {
     let retention =
         Retention { max_events: settings.limit("events.max_rows")?, max_age_days: settings.limit("events.max_days")? };
-    Ok(StoreConfig { retention, ..StoreConfig::default() })
+    Ok(StoreConfig { retention, location: store_location(settings)?, ..StoreConfig::default() })
 }
 
 pub fn open_store() -> CliResult<Store> {

@@ -29,6 +29,7 @@ mod settings;
 mod shell;
 mod sse_stdout;
 mod steering;
+mod store_cmd;
 mod tool_cmd;
 mod trace_bridge;
 mod update;
@@ -50,6 +51,11 @@ struct Cli {
     #[cfg(feature = "otlp")]
     #[arg(long, global = true, value_name = "ENDPOINT")]
     otlp: Option<String>,
+    /// The session store: a directory or sqlite:DIR, or a postgres:// URL
+    /// that several machines share (default: the `store` setting,
+    /// $AMPLIFIER_STORE, else $AMPLIFIER_HOME/sessions.db).
+    #[arg(long, global = true, value_name = "URL")]
+    store: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -82,6 +88,8 @@ enum Command {
     Resume(session_cmd::ResumeArgs),
     /// Resume the most recent session of this directory.
     Continue(session_cmd::ContinueArgs),
+    /// The session store itself: `store migrate` copies one into another.
+    Store(store_cmd::StoreArgs),
     /// A shell completion script: `amplifier completions bash > ~/.local/share/bash-completion/completions/amplifier`.
     Completions(shell::CompletionsArgs),
     /// Writes the man pages into a directory (`cargo xtask man` runs it).
@@ -152,6 +160,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "otlp")]
         cli.otlp.or_else(|| std::env::var("AMPLIFIER_OTLP_ENDPOINT").ok().filter(|e| !e.is_empty())).as_deref(),
     );
+    hosting::set_store_flag(cli.store);
     let result = match cli.command {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Bundle(args)) => bundle::run(args),
@@ -166,6 +175,7 @@ fn main() -> ExitCode {
         Some(Command::Session(args)) => session_cmd::session(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
+        Some(Command::Store(args)) => store_cmd::run(args),
         Some(Command::Completions(args)) => shell::completions(args),
         Some(Command::ManPages(args)) => shell::man_pages(args),
         Some(Command::ReferenceJson) => reference::print(),

@@ -33,6 +33,12 @@ const KNOWN: &[(&str, Option<&str>, &str, &str)] = &[
         "false",
         "an unknown key in a plan or in a module's config is an error, not a warning (as `--strict`)",
     ),
+    (
+        "store",
+        Some("AMPLIFIER_STORE"),
+        "null",
+        "the session store: a directory or `sqlite:DIR`, or a `postgres://` URL several machines share (null: $AMPLIFIER_HOME/sessions.db; as `--store`)",
+    ),
     ("events.max_rows", Some("AMPLIFIER_EVENTS_MAX_ROWS"), "10000", "events kept per stored session (0: all)"),
     ("events.max_days", Some("AMPLIFIER_EVENTS_MAX_DAYS"), "0", "days events are kept (0: no limit)"),
     (
@@ -109,6 +115,11 @@ impl Settings {
         self.values.iter().find(|s| s.key == key).map(|s| &s.value).filter(|v| !v.is_null())
     }
 
+    /// Where the setting's value came from: a file, a variable or `default`.
+    pub fn source(&self, key: &str) -> String {
+        self.values.iter().find(|s| s.key == key).map(|s| s.source.clone()).unwrap_or_default()
+    }
+
     /// A whole-number setting; `0` means no limit (`None`).
     pub fn limit(&self, key: &str) -> CliResult<Option<u64>> {
         match self.get(key) {
@@ -117,7 +128,7 @@ impl Settings {
                 Some(0) => Ok(None),
                 Some(n) => Ok(Some(n)),
                 None => {
-                    let source = self.values.iter().find(|s| s.key == key).map(|s| s.source.as_str()).unwrap_or("");
+                    let source = self.source(key);
                     Err(CliError::usage(format!(
                         "setting `{key}` is {}: expected a whole number (0 for no limit)",
                         serde_yaml::to_string(value).unwrap_or_default().trim_end()
@@ -133,7 +144,11 @@ impl Settings {
         let mut out = String::new();
         for setting in &self.values {
             let value = serde_yaml::to_string(&setting.value).unwrap_or_default();
-            let value = value.trim_end().replace('\n', " ");
+            let mut value = value.trim_end().replace('\n', " ");
+            if setting.key == "store" {
+                // A PostgreSQL URL may carry a password.
+                value = amplifier_store::redact_url(&value);
+            }
             out.push_str(&format!("{:<24} {value:<32} ({})\n", setting.key, setting.source));
         }
         for warning in &self.warnings {

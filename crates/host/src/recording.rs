@@ -34,7 +34,7 @@ use amplifier_kernel::session::SessionObserver;
 use amplifier_kernel::traits::{BoxFuture, ContextSyncMessages, HookHandler, ModuleResult, ViewCursor};
 use amplifier_kernel::{Coordinator, ModuleError};
 use amplifier_store::{
-    NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, StoreError, TurnWrite,
+    Location, NewEvent, NewMessage, NewSession, Retention, SessionLock, SessionRecord, Store, StoreError, TurnWrite,
 };
 
 use crate::{Notice, Notices};
@@ -62,9 +62,9 @@ pub fn state_dir() -> PathBuf {
 /// A session could not be recorded, or its stored history not restored.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordingError {
-    /// The store did not open; `path` is its database.
-    #[error("{source} ({})", path.display())]
-    Open { path: PathBuf, source: StoreError },
+    /// The store did not open; `location` is its database (never with a password).
+    #[error("{source} ({location})")]
+    Open { location: String, source: StoreError },
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The context refused the restored history.
@@ -75,21 +75,31 @@ pub enum RecordingError {
 /// Where the session store is and what it keeps.
 #[derive(Debug, Clone)]
 pub struct StoreConfig {
+    /// This machine's state directory: the SQLite store's, unless
+    /// `location` names another store, and spilled tool results'.
     pub dir: PathBuf,
+    /// The store (`None`: SQLite in `dir`).
+    pub location: Option<Location>,
     pub retention: Retention,
 }
 
 impl Default for StoreConfig {
     fn default() -> Self {
-        StoreConfig { dir: state_dir(), retention: Retention::default() }
+        StoreConfig { dir: state_dir(), location: None, retention: Retention::default() }
     }
 }
 
 impl StoreConfig {
+    /// The store's location.
+    pub fn location(&self) -> Location {
+        self.location.clone().unwrap_or_else(|| Location::Sqlite(self.dir.clone()))
+    }
+
     /// Opens the store with this retention.
     pub fn open(&self) -> Result<Store, RecordingError> {
-        let mut store = Store::open(&self.dir)
-            .map_err(|source| RecordingError::Open { path: self.dir.join(amplifier_store::DB_FILE), source })?;
+        let location = self.location();
+        let mut store = Store::connect(&location, &self.dir)
+            .map_err(|source| RecordingError::Open { location: location.to_string(), source })?;
         store.set_retention(self.retention);
         Ok(store)
     }

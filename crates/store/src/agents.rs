@@ -7,10 +7,9 @@
 //! (a user/assistant pair is never split) and never starts with anything but
 //! a user message, so a turn's tool calls and results stay with it.
 
-use amplifier_protocol::models::{Message, Role};
-use rusqlite::{params, TransactionBehavior};
-
+use crate::sql::{args, Dialect, Sql};
 use crate::{now_ms, role_str, Result, Store, StoreError};
+use amplifier_protocol::models::{Message, Role};
 
 /// Whose history: the front end's user and conversation, and the agent.
 #[derive(Debug, Clone, Copy)]
@@ -45,21 +44,9 @@ fn decode(body: &str) -> Result<Message> {
 impl Store {
     /// The agent's history, oldest first, trimmed to `max_messages`.
     pub fn agent_history(&self, scope: AgentScope<'_>, max_messages: Option<usize>) -> Result<Vec<Message>> {
-        let mut messages: Vec<Message> =
-            self.agent_rows(scope)?.into_iter().map(|(_, body)| decode(&body)).collect::<Result<_>>()?;
+        let mut messages = self.read(|sql| agent_rows(sql, scope))?;
         trim_history(&mut messages, max_messages);
         Ok(messages)
-    }
-
-    fn agent_rows(&self, scope: AgentScope<'_>) -> Result<Vec<(i64, String)>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT seq, body FROM agent_messages
-             WHERE user_id = ?1 AND conversation_id = ?2 AND agent_id = ?3 ORDER BY seq",
-        )?;
-        let rows = stmt.query_map(params![scope.user_id, scope.conversation_id, scope.agent_id], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Appends `messages` to the agent's history and trims it to
@@ -73,61 +60,67 @@ impl Store {
         messages: &[Message],
         max_messages: Option<usize>,
     ) -> Result<()> {
-        let mut history = self.agent_history(scope, None)?;
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO agent_messages (user_id, conversation_id, agent_id, stored_ms, role, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            let now = now_ms();
+        // PostgreSQL: writers of one history take turns (SQLite's
+        // transaction locks the whole database).
+        let serialise = (self.dialect() == Dialect::Postgres)
+            .then_some("SELECT pg_advisory_xact_lock(hashtextextended(?1 || chr(31) || ?2 || chr(31) || ?3, 1))");
+        let now = now_ms();
+        self.transact(|sql| {
+            if let Some(serialise) = serialise {
+                sql.execute(serialise, args![scope.user_id, scope.conversation_id, scope.agent_id])?;
+            }
+            let mut history = agent_rows(sql, scope)?;
             for message in messages {
                 let repeats_user = message.role == Role::User && history.last().is_some_and(|m| m.role == Role::User);
                 if repeats_user {
                     continue;
                 }
                 let body = serde_json::to_string(message).map_err(|err| StoreError::Invalid(err.to_string()))?;
-                insert.execute(params![
-                    scope.user_id,
-                    scope.conversation_id,
-                    scope.agent_id,
-                    now,
-                    role_str(message.role),
-                    body
-                ])?;
+                sql.execute(
+                    "INSERT INTO agent_messages (user_id, conversation_id, agent_id, stored_ms, role, body)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    args![scope.user_id, scope.conversation_id, scope.agent_id, now, &role_str(message.role), &body],
+                )?;
                 history.push(message.clone());
             }
-        }
-        let drop = kept_from(&history, max_messages);
-        if drop > 0 {
-            // The rows are the history in order: drop the oldest `drop`.
-            tx.prepare_cached(
-                "DELETE FROM agent_messages WHERE seq IN (
-                     SELECT seq FROM agent_messages
-                     WHERE user_id = ?1 AND conversation_id = ?2 AND agent_id = ?3 ORDER BY seq LIMIT ?4)",
-            )?
-            .execute(params![scope.user_id, scope.conversation_id, scope.agent_id, drop as i64])?;
-        }
-        tx.commit()?;
-        Ok(())
+            let drop = kept_from(&history, max_messages);
+            if drop > 0 {
+                // The rows are the history in order: drop the oldest `drop`.
+                sql.execute(
+                    "DELETE FROM agent_messages WHERE seq IN (
+                         SELECT seq FROM agent_messages
+                         WHERE user_id = ?1 AND conversation_id = ?2 AND agent_id = ?3 ORDER BY seq LIMIT ?4)",
+                    args![scope.user_id, scope.conversation_id, scope.agent_id, drop as u64],
+                )?;
+            }
+            Ok(())
+        })
     }
 
     /// Every agent's history in the conversation, in the order it was stored
     /// (user message before its answer), untrimmed: `(agent id, stored ms, message)`.
     pub fn conversation_messages(&self, user_id: &str, conversation_id: &str) -> Result<Vec<(String, i64, Message)>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT agent_id, stored_ms, body FROM agent_messages
-             WHERE user_id = ?1 AND conversation_id = ?2 ORDER BY seq",
-        )?;
-        let rows = stmt.query_map(params![user_id, conversation_id], |row| {
-            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?, row.get::<_, String>(2)?))
+        let rows = self.read(|sql| {
+            sql.query(
+                "SELECT agent_id, stored_ms, body FROM agent_messages
+                 WHERE user_id = ?1 AND conversation_id = ?2 ORDER BY seq",
+                args![user_id, conversation_id],
+            )
         })?;
-        rows.map(|row| {
-            let (agent, ms, body) = row?;
-            Ok((agent, ms, decode(&body)?))
-        })
-        .collect()
+        rows.iter().map(|row| Ok((row.text(0)?, row.int(1)?, decode(&row.text(2)?)?))).collect()
     }
+}
+
+/// The agent's stored history, oldest first.
+fn agent_rows(sql: &mut dyn Sql, scope: AgentScope<'_>) -> Result<Vec<Message>> {
+    sql.query(
+        "SELECT body FROM agent_messages
+         WHERE user_id = ?1 AND conversation_id = ?2 AND agent_id = ?3 ORDER BY seq",
+        args![scope.user_id, scope.conversation_id, scope.agent_id],
+    )?
+    .iter()
+    .map(|row| decode(&row.text(0)?))
+    .collect()
 }
 
 #[cfg(test)]
@@ -163,25 +156,6 @@ mod tests {
         let mut all = pairs(10);
         trim_history(&mut all, None);
         assert_eq!(all.len(), 10);
-    }
-
-    #[test]
-    fn saves_append_trim_and_stay_in_their_scope() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let scope = |agent| AgentScope { user_id: "u", conversation_id: "c", agent_id: agent };
-        store.save_agent_messages(scope("a"), &pairs(6), Some(4)).unwrap();
-        assert_eq!(texts(&store.agent_history(scope("a"), None).unwrap()), ["q2", "a3", "q4", "a5"]);
-        // A user message repeating the last role (an unfinished turn) is dropped.
-        store.save_agent_messages(scope("a"), &[Message::user("again")], None).unwrap();
-        store.save_agent_messages(scope("a"), &[Message::user("again")], None).unwrap();
-        assert_eq!(store.agent_history(scope("a"), None).unwrap().len(), 5);
-        store.save_agent_messages(scope("b"), &pairs(2), None).unwrap();
-        assert_eq!(store.agent_history(scope("b"), Some(100)).unwrap().len(), 2);
-        let merged: Vec<String> =
-            store.conversation_messages("u", "c").unwrap().into_iter().map(|(a, _, _)| a).collect();
-        assert_eq!(merged, ["a", "a", "a", "a", "a", "b", "b"]);
-        assert!(store.conversation_messages("u", "other").unwrap().is_empty());
     }
 
     #[test]

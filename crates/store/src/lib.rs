@@ -1,18 +1,26 @@
-//! The session store: sessions, their messages and their events in one
-//! embedded SQLite database (`$AMPLIFIER_HOME/sessions.db`).
+//! The session store: sessions, their messages and their events, in one of
+//! two backends behind one API ([`Location`] picks it):
 //!
-//! - **All or nothing.** Every [`Store::write`] is one `BEGIN IMMEDIATE`
-//!   transaction: the messages, the events, the usage totals and the status
-//!   of a turn land together or not at all, so a crash (or `kill -9`) never
-//!   leaves half a write behind.
-//! - **WAL.** The database runs in write-ahead-log mode with
+//! - **SQLite** (the default): one embedded database file,
+//!   `$AMPLIFIER_HOME/sessions.db`, in write-ahead-log mode with
 //!   `synchronous=NORMAL`: readers never block the writer, and a crashed
 //!   process cannot corrupt it. Writers from several processes queue on
 //!   SQLite's lock (`busy_timeout` 10 s).
+//! - **PostgreSQL** (`postgres://…`): one database that processes on several
+//!   machines share (see the `postgres` module).
+//!
+//! The queries are written once (the `sql` module); what differs per backend
+//! is how a connection runs them, the schema's text, and how a session is
+//! locked.
+//!
+//! - **All or nothing.** Every [`Store::write`] is one transaction (SQLite's
+//!   `BEGIN IMMEDIATE`; PostgreSQL's locks the session's row): the messages,
+//!   the events, the usage totals and the status of a turn land together or
+//!   not at all, so a crash (or `kill -9`) never leaves half a write behind.
 //! - **One process per session.** [`Store::lock_session`] takes an exclusive
-//!   advisory lock on `locks/<session-id>.lock` beside the database, held for
-//!   as long as the [`SessionLock`] lives; a second process is refused with
-//!   [`StoreError::Locked`], which names the session and the holder's pid.
+//!   lock, held for as long as the [`SessionLock`] lives; a second process is
+//!   refused with [`StoreError::Locked`], which names the session and the
+//!   holder's pid.
 //! - **Bounded events.** [`Retention`] caps the events kept per session (rows
 //!   and age); what was dropped is counted in [`SessionRecord::events_dropped`].
 //! - **Repair.** [`repair_orphan_tool_calls`] gives every tool call that has
@@ -22,94 +30,43 @@
 //! The store knows nothing of the CLI: it stores what it is given.
 
 mod agents;
+mod copy;
 mod export;
 mod lock;
+mod postgres;
 mod runs;
+mod sql;
+mod sqlite;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
-use rusqlite::config::DbConfig;
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::sql::{args, Dialect, Row, Sql, Work};
 
 pub use agents::{trim_history, AgentScope};
 pub use amplifier_protocol::repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
+pub use copy::CopyReport;
 pub use export::{events_jsonl, markdown_transcript, metadata_json, transcript_jsonl};
 pub use lock::SessionLock;
+/// A store URL without its password, for messages and listings.
+pub use postgres::redact as redact_url;
 
 /// The database's file name inside the state directory.
 pub const DB_FILE: &str = "sessions.db";
-/// The schema this build reads and writes (`PRAGMA user_version`).
-/// 2 added `agent_messages` (the router's per-agent histories); the schema's
-/// statements are idempotent, so running them again is the migration.
-/// 3 added `sessions.agent` (sub-agent sessions), added to older tables.
-/// 4 added `run_states` (orchestrator-plan's threads, once files of its own).
+/// The schema this build reads and writes (SQLite's `PRAGMA user_version`,
+/// PostgreSQL's `amplifier_schema`).
 pub const SCHEMA_VERSION: i64 = 4;
-
-const SCHEMA: &str = r#"
-CREATE TABLE IF NOT EXISTS sessions (
-    id             TEXT PRIMARY KEY,
-    parent_id      TEXT,
-    agent          TEXT,
-    name           TEXT,
-    title          TEXT,
-    plan_path      TEXT,
-    plan_hash      TEXT,
-    working_dir    TEXT NOT NULL,
-    created_ms     INTEGER NOT NULL,
-    updated_ms     INTEGER NOT NULL,
-    status         TEXT NOT NULL,
-    turn_count     INTEGER NOT NULL DEFAULT 0,
-    input_tokens   INTEGER NOT NULL DEFAULT 0,
-    output_tokens  INTEGER NOT NULL DEFAULT 0,
-    total_tokens   INTEGER NOT NULL DEFAULT 0,
-    cost_usd       TEXT,
-    events_dropped INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS sessions_by_dir ON sessions (working_dir, updated_ms);
-CREATE INDEX IF NOT EXISTS sessions_by_update ON sessions (updated_ms);
-CREATE TABLE IF NOT EXISTS messages (
-    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-    seq        INTEGER NOT NULL,
-    turn       INTEGER NOT NULL,
-    role       TEXT NOT NULL,
-    body       TEXT NOT NULL,
-    PRIMARY KEY (session_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS events (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-    turn       INTEGER NOT NULL,
-    name       TEXT NOT NULL,
-    timestamp  TEXT NOT NULL,
-    stored_ms  INTEGER NOT NULL,
-    data       TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
-CREATE TABLE IF NOT EXISTS agent_messages (
-    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
-    user_id         TEXT NOT NULL,
-    conversation_id TEXT NOT NULL,
-    agent_id        TEXT NOT NULL,
-    stored_ms       INTEGER NOT NULL,
-    role            TEXT NOT NULL,
-    body            TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS agent_messages_by_scope ON agent_messages (user_id, conversation_id, agent_id, seq);
-CREATE TABLE IF NOT EXISTS run_states (
-    thread_id  TEXT PRIMARY KEY,
-    state      TEXT NOT NULL,
-    updated_ms INTEGER NOT NULL
-) WITHOUT ROWID;
-"#;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("session store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("session store: {}", postgres::describe(.0))]
+    Postgres(#[from] ::postgres::Error),
     #[error("session store: {0}")]
     Io(String),
     #[error("no session matches '{0}'")]
@@ -121,8 +78,8 @@ pub enum StoreError {
         pid.map_or_else(|| "pid unknown".to_owned(), |pid| format!("pid {pid}"))
     )]
     Locked { session: String, pid: Option<u32> },
-    #[error("{} was written by a newer amplifier (schema {found}; this one reads up to {SCHEMA_VERSION})", path.display())]
-    NewerSchema { path: PathBuf, found: i64 },
+    #[error("{location} was written by a newer amplifier (schema {found}; this one reads up to {SCHEMA_VERSION})")]
+    NewerSchema { location: String, found: i64 },
     #[error("session store: {0}")]
     Invalid(String),
 }
@@ -252,111 +209,182 @@ pub struct ListFilter {
     pub limit: Option<usize>,
 }
 
+/// Where a store lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// `sessions.db` (and `locks/`) in this directory.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://…` or `postgresql://…`).
+    Postgres(String),
+}
+
+impl Location {
+    /// `postgres://…`, `postgresql://…`, `sqlite:DIR` or a directory.
+    pub fn parse(text: &str) -> Result<Location> {
+        let text = text.trim();
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Ok(Location::Postgres(text.to_owned()));
+        }
+        let dir = text.strip_prefix("sqlite:").unwrap_or(text);
+        if dir.is_empty() || text.contains("://") {
+            return Err(StoreError::Invalid(format!(
+                "'{}' is not a store: give postgres://…, sqlite:DIR or a directory",
+                postgres::redact(text)
+            )));
+        }
+        // A path to the database file itself means its directory.
+        let path = PathBuf::from(dir);
+        Ok(Location::Sqlite(match path.file_name() {
+            Some(name) if name == DB_FILE => path.parent().map_or_else(|| PathBuf::from("."), Path::to_owned),
+            _ => path,
+        }))
+    }
+}
+
+impl std::fmt::Display for Location {
+    /// The database, never with a password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Sqlite(dir) => write!(f, "{}", dir.join(DB_FILE).display()),
+            Location::Postgres(url) => f.write_str(&postgres::redact(url)),
+        }
+    }
+}
+
+/// What a backend does; the queries themselves are shared ([`Sql`]).
+pub(crate) trait Backend: Send {
+    fn dialect(&self) -> Dialect;
+    /// Runs `work` in one transaction that takes the write lock at its start.
+    fn transaction(&self, work: &mut Work<'_>) -> Result<()>;
+    /// Runs `work` on the connection, each statement on its own.
+    fn run(&self, work: &mut Work<'_>) -> Result<()>;
+    fn lock_session(&self, session_id: &str) -> Result<SessionLock>;
+    fn is_locked(&self, session_id: &str) -> Result<bool>;
+    /// Gives back the space of deleted rows.
+    fn reclaim(&self) -> Result<()>;
+    fn integrity_check(&self) -> Result<String>;
+    fn journal_mode(&self) -> Result<Option<String>>;
+}
+
 /// The session store. One connection; open one per thread or process.
 pub struct Store {
-    conn: Connection,
+    backend: Box<dyn Backend>,
+    location: Location,
     dir: PathBuf,
     retention: Retention,
 }
 
 impl Store {
-    /// Opens (creating it if needed) `dir/sessions.db`; locks live in `dir/locks/`.
+    /// Opens (creating it if needed) the SQLite store `dir/sessions.db`;
+    /// locks live in `dir/locks/`.
     pub fn open(dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(dir)
-            .map_err(|err| StoreError::Io(format!("cannot create {}: {err}", dir.display())))?;
-        let path = dir.join(DB_FILE);
-        let mut conn = Connection::open(&path)?;
-        conn.busy_timeout(Duration::from_secs(10))?;
-        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StoreError::Invalid(format!("{} cannot use WAL mode (got {mode})", path.display())));
-        }
-        conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
-        // The last connection's close would fold the WAL into the database
-        // and fsync it, at the end of every `amplifier run`. The WAL is as
-        // durable; SQLite folds it in as it grows (every 1,000 pages), and
-        // `session cleanup` truncates it.
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
-        if version > SCHEMA_VERSION {
-            return Err(StoreError::NewerSchema { path, found: version });
-        }
-        if version < SCHEMA_VERSION {
-            // Two processes may create the schema at once: the immediate
-            // transaction serialises them, and the statements are idempotent.
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute_batch(SCHEMA)?;
-            let has_agent: bool = tx.query_row(
-                "SELECT COUNT(*) > 0 FROM pragma_table_info('sessions') WHERE name = 'agent'",
-                [],
-                |row| row.get(0),
-            )?;
-            if !has_agent {
-                tx.execute_batch("ALTER TABLE sessions ADD COLUMN agent TEXT")?;
-            }
-            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-            tx.commit()?;
-        }
-        Ok(Store { conn, dir: dir.to_owned(), retention: Retention::default() })
+        Store::connect(&Location::Sqlite(dir.to_owned()), dir)
+    }
+
+    /// Opens the store at `location`, migrating its schema. `dir` is the
+    /// state directory of this machine (what the host keeps in files).
+    pub fn connect(location: &Location, dir: &Path) -> Result<Store> {
+        let backend: Box<dyn Backend> = match location {
+            Location::Sqlite(dir) => Box::new(sqlite::Sqlite::open(dir)?),
+            Location::Postgres(url) => Box::new(postgres::Postgres::connect(url)?),
+        };
+        Ok(Store { backend, location: location.clone(), dir: dir.to_owned(), retention: Retention::default() })
     }
 
     pub fn set_retention(&mut self, retention: Retention) {
         self.retention = retention;
     }
 
-    /// The directory holding the database and the locks.
+    /// This machine's state directory (for SQLite, the database's).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The database's journal mode (`wal`).
-    pub fn journal_mode(&self) -> Result<String> {
-        Ok(self.conn.query_row("PRAGMA journal_mode", [], |row| row.get(0))?)
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// The database's journal mode (`wal`); `None` for PostgreSQL.
+    pub fn journal_mode(&self) -> Result<Option<String>> {
+        self.backend.journal_mode()
+    }
+
+    fn dialect(&self) -> Dialect {
+        self.backend.dialect()
+    }
+
+    /// Runs `f` on the connection, each statement on its own.
+    fn read<T: Send>(&self, f: impl FnMut(&mut dyn Sql) -> Result<T> + Send) -> Result<T> {
+        self.work(false, f)
+    }
+
+    /// Runs `f` in one transaction.
+    fn transact<T: Send>(&self, f: impl FnMut(&mut dyn Sql) -> Result<T> + Send) -> Result<T> {
+        self.work(true, f)
+    }
+
+    fn work<T: Send>(&self, transaction: bool, mut f: impl FnMut(&mut dyn Sql) -> Result<T> + Send) -> Result<T> {
+        let mut out = None;
+        let mut work = |sql: &mut dyn Sql| {
+            out = Some(f(sql)?);
+            Ok(())
+        };
+        if transaction {
+            self.backend.transaction(&mut work)?;
+        } else {
+            self.backend.run(&mut work)?;
+        }
+        Ok(out.expect("the backend returned Ok, so the work ran and succeeded"))
     }
 
     /// Takes the session's exclusive lock (see [`SessionLock`]).
     pub fn lock_session(&self, session_id: &str) -> Result<SessionLock> {
-        SessionLock::acquire(&self.dir.join("locks"), session_id)
+        self.backend.lock_session(session_id)
     }
 
     /// Whether another process holds the session's lock right now.
     pub fn is_locked(&self, session_id: &str) -> bool {
-        matches!(self.lock_session(session_id), Err(StoreError::Locked { .. }))
+        self.backend.is_locked(session_id).unwrap_or(false)
     }
 
     /// Adds a session row (status `running`, no turns yet).
     pub fn create_session(&mut self, new: &NewSession) -> Result<SessionRecord> {
         let now = now_ms();
-        self.conn.execute(
-            "INSERT INTO sessions (id, parent_id, agent, name, plan_path, plan_hash, working_dir, created_ms, updated_ms, status)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'running')",
-            params![new.id, new.parent_id, new.agent, new.name, new.plan_path, new.plan_hash, new.working_dir, now],
-        )?;
+        self.read(|sql| {
+            sql.execute(
+                "INSERT INTO sessions (id, parent_id, agent, name, plan_path, plan_hash, working_dir, created_ms, updated_ms, status)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'running')",
+                args![&new.id, new.parent_id.as_deref(), new.agent.as_deref(), new.name.as_deref(), new.plan_path.as_deref(), new.plan_hash.as_deref(), &new.working_dir, now],
+            )
+        })?;
         self.require(&new.id)
     }
 
     /// Starts the next turn: counts it, marks the session `running`, and
     /// returns its number (1 for the first).
     pub fn begin_turn(&mut self, session_id: &str) -> Result<u32> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let changed = tx.execute(
-            "UPDATE sessions SET turn_count = turn_count + 1, status = 'running', updated_ms = ?2 WHERE id = ?1",
-            params![session_id, now_ms()],
-        )?;
-        if changed == 0 {
-            return Err(StoreError::NotFound(session_id.to_owned()));
-        }
-        let turn: u32 = tx.query_row("SELECT turn_count FROM sessions WHERE id = ?1", [session_id], |r| r.get(0))?;
-        tx.commit()?;
-        Ok(turn)
+        let now = now_ms();
+        self.transact(|sql| {
+            let changed = sql.execute(
+                "UPDATE sessions SET turn_count = turn_count + 1, status = 'running', updated_ms = ?2 WHERE id = ?1",
+                args![session_id, now],
+            )?;
+            if changed == 0 {
+                return Err(StoreError::NotFound(session_id.to_owned()));
+            }
+            let row = sql.query_row("SELECT turn_count FROM sessions WHERE id = ?1", args![session_id])?;
+            row.ok_or_else(|| StoreError::NotFound(session_id.to_owned()))?.uint(0)
+        })
     }
 
     /// Records that the session now runs with this plan file.
     pub fn update_plan(&mut self, session_id: &str, plan_path: &str, plan_hash: &str) -> Result<()> {
-        self.conn.execute(
-            "UPDATE sessions SET plan_path = ?2, plan_hash = ?3 WHERE id = ?1",
-            params![session_id, plan_path, plan_hash],
-        )?;
+        self.read(|sql| {
+            sql.execute(
+                "UPDATE sessions SET plan_path = ?2, plan_hash = ?3 WHERE id = ?1",
+                args![session_id, plan_path, plan_hash],
+            )
+        })?;
         Ok(())
     }
 
@@ -364,97 +392,87 @@ impl Store {
     /// an error (or a crash) nothing of it is stored.
     pub fn write(&mut self, write: &TurnWrite<'_>) -> Result<()> {
         let retention = self.retention;
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let now = now_ms();
-        let (old_usage, stored_messages) = {
-            let mut stmt = tx.prepare_cached(
-                "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-                        (SELECT COUNT(*) FROM messages WHERE session_id = ?1)
-                 FROM sessions WHERE id = ?1",
-            )?;
-            stmt.query_row([write.session_id], |row| {
-                let usage = Usage {
-                    input_tokens: row.get(0)?,
-                    output_tokens: row.get(1)?,
-                    total_tokens: row.get(2)?,
-                    cost_usd: row.get(3)?,
-                    ..Usage::default()
-                };
-                Ok((usage, row.get::<_, u64>(4)?))
-            })
-            .optional()?
-            .ok_or_else(|| StoreError::NotFound(write.session_id.to_owned()))?
-        };
-        if write.messages_at > stored_messages {
-            return Err(StoreError::Invalid(format!(
-                "session {}: messages written at {} but only {stored_messages} are stored",
-                write.session_id, write.messages_at
-            )));
-        }
-
-        let mut usage = old_usage;
-        if let Some(delta) = write.usage {
-            usage.accumulate(delta);
-        }
-        let status = write.status.map(status_str);
-        tx.prepare_cached(
-            "UPDATE sessions SET updated_ms = ?2, input_tokens = ?3, output_tokens = ?4, total_tokens = ?5,
-                    cost_usd = ?6, status = COALESCE(?7, status)
-             WHERE id = ?1",
-        )?
-        .execute(params![
-            write.session_id,
-            now,
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.total_tokens,
-            usage.cost_usd,
-            status
-        ])?;
-
-        if write.messages_at < stored_messages {
-            tx.prepare_cached("DELETE FROM messages WHERE session_id = ?1 AND seq >= ?2")?
-                .execute(params![write.session_id, write.messages_at])?;
-        }
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO messages (session_id, seq, turn, role, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for (offset, new) in write.messages.iter().enumerate() {
-                let body = serde_json::to_string(&new.message).map_err(|err| StoreError::Invalid(err.to_string()))?;
-                insert.execute(params![
+        // PostgreSQL: the session's row stays locked until the commit, so
+        // two writers of one session take turns (SQLite's transaction locks
+        // the whole database).
+        let select = self.dialect().pick(
+            "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
+                    (SELECT COUNT(*) FROM messages WHERE session_id = ?1)
+             FROM sessions WHERE id = ?1",
+            "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
+                    (SELECT COUNT(*) FROM messages WHERE session_id = ?1)
+             FROM sessions WHERE id = ?1 FOR UPDATE",
+        );
+        let bodies = write
+            .messages
+            .iter()
+            .map(|new| serde_json::to_string(&new.message).map_err(|err| StoreError::Invalid(err.to_string())))
+            .collect::<Result<Vec<String>>>()?;
+        let title = write.messages.iter().find(|m| m.message.role == Role::User).map(|m| title_of(&m.message));
+        self.transact(|sql| {
+            let now = now_ms();
+            let row = sql.query_row(select, args![write.session_id])?;
+            let row = row.ok_or_else(|| StoreError::NotFound(write.session_id.to_owned()))?;
+            let mut usage = Usage {
+                input_tokens: row.uint(0)?,
+                output_tokens: row.uint(1)?,
+                total_tokens: row.uint(2)?,
+                cost_usd: row.opt_text(3)?,
+                ..Usage::default()
+            };
+            let stored_messages: u64 = row.uint(4)?;
+            if write.messages_at > stored_messages {
+                return Err(StoreError::Invalid(format!(
+                    "session {}: messages written at {} but only {stored_messages} are stored",
+                    write.session_id, write.messages_at
+                )));
+            }
+            if let Some(delta) = write.usage {
+                usage.accumulate(delta);
+            }
+            sql.execute(
+                "UPDATE sessions SET updated_ms = ?2, input_tokens = ?3, output_tokens = ?4, total_tokens = ?5,
+                        cost_usd = ?6, status = COALESCE(?7, status)
+                 WHERE id = ?1",
+                args![
                     write.session_id,
-                    write.messages_at + offset as u64,
-                    new.turn,
-                    role_str(new.message.role),
-                    body
-                ])?;
-            }
-        }
-        if let Some(title) = write.messages.iter().find(|m| m.message.role == Role::User).map(|m| title_of(&m.message))
-        {
-            tx.prepare_cached("UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NULL")?
-                .execute(params![write.session_id, title])?;
-        }
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO events (session_id, turn, name, timestamp, stored_ms, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    now,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.total_tokens,
+                    usage.cost_usd.as_deref(),
+                    write.status.map(status_str)
+                ],
             )?;
-            for event in write.events {
-                insert.execute(params![write.session_id, write.turn, event.name, event.timestamp, now, event.data])?;
+            if write.messages_at < stored_messages {
+                sql.execute("DELETE FROM messages WHERE session_id = ?1 AND seq >= ?2", args![write.session_id, write.messages_at])?;
             }
-        }
-        if !write.events.is_empty() {
-            apply_retention(&tx, write.session_id, retention, now)?;
-        }
-        tx.commit()?;
-        Ok(())
+            for (offset, (new, body)) in write.messages.iter().zip(&bodies).enumerate() {
+                sql.execute(
+                    "INSERT INTO messages (session_id, seq, turn, role, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    args![write.session_id, write.messages_at + offset as u64, new.turn, &role_str(new.message.role), body],
+                )?;
+            }
+            if let Some(title) = &title {
+                sql.execute("UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NULL", args![write.session_id, title])?;
+            }
+            for event in write.events {
+                sql.execute(
+                    r#"INSERT INTO events (session_id, turn, name, "timestamp", stored_ms, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"#,
+                    args![write.session_id, write.turn, &event.name, &event.timestamp, now, &event.data],
+                )?;
+            }
+            if !write.events.is_empty() {
+                apply_retention(sql, write.session_id, retention, now)?;
+            }
+            Ok(())
+        })
     }
 
     /// The session with exactly this id.
     pub fn session(&self, id: &str) -> Result<Option<SessionRecord>> {
-        let sql = format!("{SELECT_SESSION} WHERE s.id = ?1");
-        Ok(self.conn.query_row(&sql, [id], session_from_row).optional()?)
+        let select = format!("{SELECT_SESSION} WHERE s.id = ?1");
+        self.read(|sql| sql.query_row(&select, args![id])?.map(|row| session_from_row(&row)).transpose())
     }
 
     fn require(&self, id: &str) -> Result<SessionRecord> {
@@ -467,11 +485,16 @@ impl Store {
         if prefix.is_empty() {
             return Err(StoreError::NotFound(String::new()));
         }
-        let mut stmt = self.conn.prepare(
-            "SELECT id, agent IS NULL FROM sessions WHERE substr(id, 1, length(?1)) = ?1 ORDER BY updated_ms DESC LIMIT 11",
-        )?;
-        let rows: Vec<(String, bool)> =
-            stmt.query_map([prefix], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<Result<_, _>>()?;
+        let rows = self.read(|sql| {
+            sql.query(
+                "SELECT id, CASE WHEN agent IS NULL THEN 1 ELSE 0 END FROM sessions
+                 WHERE substr(id, 1, length(?1)) = ?1 ORDER BY updated_ms DESC LIMIT 11",
+                args![prefix],
+            )?
+            .iter()
+            .map(|row| Ok((row.text(0)?, row.int(1)? != 0)))
+            .collect::<Result<Vec<(String, bool)>>>()
+        })?;
         // A sub-agent's id starts with its parent's hex digits, so a short
         // prefix of the parent's id also matches its sub-agents: the one
         // session a person started wins.
@@ -487,14 +510,15 @@ impl Store {
 
     /// Sessions people started (not sub-agents'), most recently updated first.
     pub fn list(&self, filter: &ListFilter) -> Result<Vec<SessionRecord>> {
-        let limit = filter.limit.map_or(-1, |n| n as i64);
-        let sql = format!(
-            "{SELECT_SESSION} WHERE (?1 IS NULL OR s.working_dir = ?1) AND s.agent IS NULL
-             ORDER BY s.updated_ms DESC, s.rowid DESC LIMIT ?2"
+        let limit = filter.limit.map_or(i64::MAX, |n| i64::try_from(n).unwrap_or(i64::MAX));
+        let select = format!(
+            "{SELECT_SESSION} WHERE (CAST(?1 AS TEXT) IS NULL OR s.working_dir = ?1) AND s.agent IS NULL
+             ORDER BY s.updated_ms DESC, {} DESC LIMIT ?2",
+            self.dialect().pick("s.rowid", "s.row_seq")
         );
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(params![filter.working_dir, limit], session_from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.read(|sql| {
+            sql.query(&select, args![filter.working_dir.as_deref(), limit])?.iter().map(session_from_row).collect()
+        })
     }
 
     /// The most recently updated session started in `working_dir`.
@@ -505,47 +529,49 @@ impl Store {
 
     /// The sub-agent sessions `parent_id` spawned, oldest first.
     pub fn sub_agents(&self, parent_id: &str) -> Result<Vec<SessionRecord>> {
-        let sql =
-            format!("{SELECT_SESSION} WHERE s.parent_id = ?1 AND s.agent IS NOT NULL ORDER BY s.created_ms, s.rowid");
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map([parent_id], session_from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let select = format!(
+            "{SELECT_SESSION} WHERE s.parent_id = ?1 AND s.agent IS NOT NULL ORDER BY s.created_ms, {}",
+            self.dialect().pick("s.rowid", "s.row_seq")
+        );
+        self.read(|sql| sql.query(&select, args![parent_id])?.iter().map(session_from_row).collect())
     }
 
     /// The session's history in order.
     pub fn messages(&self, session_id: &str) -> Result<Vec<StoredMessage>> {
-        let mut stmt =
-            self.conn.prepare_cached("SELECT seq, turn, body FROM messages WHERE session_id = ?1 ORDER BY seq")?;
-        let rows = stmt.query_map([session_id], |row| {
-            Ok((row.get::<_, u64>(0)?, row.get::<_, u32>(1)?, row.get::<_, String>(2)?))
+        let rows = self.read(|sql| {
+            sql.query("SELECT seq, turn, body FROM messages WHERE session_id = ?1 ORDER BY seq", args![session_id])
         })?;
-        let mut messages = Vec::new();
-        for row in rows {
-            let (seq, turn, body) = row?;
-            let message = serde_json::from_str(&body).map_err(|err| {
-                StoreError::Invalid(format!("session {session_id}: message {seq} is not a valid message: {err}"))
-            })?;
-            messages.push(StoredMessage { seq, turn, message });
-        }
-        Ok(messages)
+        rows.iter()
+            .map(|row| {
+                let seq = row.uint(0)?;
+                let message = serde_json::from_str(&row.text(2)?).map_err(|err| {
+                    StoreError::Invalid(format!("session {session_id}: message {seq} is not a valid message: {err}"))
+                })?;
+                Ok(StoredMessage { seq, turn: row.uint(1)?, message })
+            })
+            .collect()
     }
 
     /// The session's events in order.
     pub fn events(&self, session_id: &str) -> Result<Vec<StoredEvent>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, turn, name, timestamp, data FROM events WHERE session_id = ?1 ORDER BY id")?;
-        let rows = stmt.query_map([session_id], |row| {
-            let data: String = row.get(4)?;
-            Ok(StoredEvent {
-                id: row.get(0)?,
-                turn: row.get(1)?,
-                name: row.get(2)?,
-                timestamp: row.get(3)?,
-                data: serde_json::from_str(&data).unwrap_or(Value::String(data)),
-            })
+        let rows = self.read(|sql| {
+            sql.query(
+                r#"SELECT id, turn, name, "timestamp", data FROM events WHERE session_id = ?1 ORDER BY id"#,
+                args![session_id],
+            )
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        rows.iter()
+            .map(|row| {
+                let data = row.text(4)?;
+                Ok(StoredEvent {
+                    id: row.int(0)?,
+                    turn: row.uint(1)?,
+                    name: row.text(2)?,
+                    timestamp: row.text(3)?,
+                    data: serde_json::from_str(&data).unwrap_or(Value::String(data)),
+                })
+            })
+            .collect()
     }
 
     /// Copies the first `at_turn` turns (all when `None`) of a session into a
@@ -563,49 +589,58 @@ impl Store {
             }
             Some(n) => n,
         };
+        // The totals of the copied turns: the source's, or what their
+        // provider responses add up to.
+        let usage = if turns == source.turn_count {
+            source.usage.clone()
+        } else {
+            let mut usage = Usage::default();
+            for event in self.events(source_id)? {
+                if event.turn <= turns && event.name == "provider:response" {
+                    if let Some(delta) = event.data.get("usage").and_then(|u| Usage::deserialize(u).ok()) {
+                        usage.accumulate(&delta);
+                    }
+                }
+            }
+            usage
+        };
         let id = uuid::Uuid::new_v4().to_string();
         let now = now_ms();
         let status = if turns == source.turn_count { source.status } else { RunStatus::Completed };
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO sessions (id, parent_id, name, title, plan_path, plan_hash, working_dir, created_ms, updated_ms,
-                                   status, turn_count)
-             SELECT ?2, id, COALESCE(?3, name), title, plan_path, plan_hash, working_dir, ?4, ?4, ?5, ?6
-             FROM sessions WHERE id = ?1",
-            params![source.id, id, name, now, status_str(status), turns],
-        )?;
-        tx.execute(
-            "INSERT INTO messages (session_id, seq, turn, role, body)
-             SELECT ?2, seq, turn, role, body FROM messages WHERE session_id = ?1 AND turn <= ?3",
-            params![source.id, id, turns],
-        )?;
-        tx.execute(
-            "INSERT INTO events (session_id, turn, name, timestamp, stored_ms, data)
-             SELECT ?2, turn, name, timestamp, stored_ms, data FROM events WHERE session_id = ?1 AND turn <= ?3
-             ORDER BY id",
-            params![source.id, id, turns],
-        )?;
-        if turns == source.turn_count {
-            tx.execute(
-                "UPDATE sessions SET (input_tokens, output_tokens, total_tokens, cost_usd) =
-                    (SELECT input_tokens, output_tokens, total_tokens, cost_usd FROM sessions WHERE id = ?1)
-                 WHERE id = ?2",
-                params![source.id, id],
+        self.transact(|sql| {
+            sql.execute(
+                "INSERT INTO sessions (id, parent_id, name, title, plan_path, plan_hash, working_dir, created_ms, updated_ms,
+                                       status, turn_count, input_tokens, output_tokens, total_tokens, cost_usd)
+                 SELECT CAST(?2 AS TEXT), id, COALESCE(CAST(?3 AS TEXT), name), title, plan_path, plan_hash, working_dir,
+                        CAST(?4 AS BIGINT), CAST(?4 AS BIGINT), CAST(?5 AS TEXT), CAST(?6 AS BIGINT),
+                        CAST(?7 AS BIGINT), CAST(?8 AS BIGINT), CAST(?9 AS BIGINT), CAST(?10 AS TEXT)
+                 FROM sessions WHERE id = ?1",
+                args![
+                    &source.id,
+                    &id,
+                    name,
+                    now,
+                    status_str(status),
+                    turns,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.total_tokens,
+                    usage.cost_usd.as_deref()
+                ],
             )?;
-        } else {
-            // The totals of the copied turns, from their provider responses.
-            tx.execute(
-                "UPDATE sessions SET (input_tokens, output_tokens, total_tokens, cost_usd) = (
-                    SELECT COALESCE(SUM(json_extract(data, '$.usage.input_tokens')), 0),
-                           COALESCE(SUM(json_extract(data, '$.usage.output_tokens')), 0),
-                           COALESCE(SUM(json_extract(data, '$.usage.total_tokens')), 0),
-                           printf('%.6f', SUM(CAST(json_extract(data, '$.usage.cost_usd') AS REAL)))
-                    FROM events WHERE session_id = ?1 AND name = 'provider:response' AND json_valid(data))
-                 WHERE id = ?1",
-                [&id],
+            sql.execute(
+                "INSERT INTO messages (session_id, seq, turn, role, body)
+                 SELECT CAST(?2 AS TEXT), seq, turn, role, body FROM messages WHERE session_id = ?1 AND turn <= ?3",
+                args![&source.id, &id, turns],
             )?;
-        }
-        tx.commit()?;
+            sql.execute(
+                r#"INSERT INTO events (session_id, turn, name, "timestamp", stored_ms, data)
+                 SELECT CAST(?2 AS TEXT), turn, name, "timestamp", stored_ms, data FROM events
+                 WHERE session_id = ?1 AND turn <= ?3 ORDER BY id"#,
+                args![&source.id, &id, turns],
+            )?;
+            Ok(())
+        })?;
         self.require(&id)
     }
 
@@ -616,7 +651,7 @@ impl Store {
         for child in self.sub_agents(session_id)? {
             self.delete(&child.id)?;
         }
-        let deleted = self.conn.execute("DELETE FROM sessions WHERE id = ?1", [session_id])? > 0;
+        let deleted = self.read(|sql| sql.execute("DELETE FROM sessions WHERE id = ?1", args![session_id]))? > 0;
         lock.remove();
         Ok(deleted)
     }
@@ -625,11 +660,12 @@ impl Store {
     /// use); returns the ids deleted and the ids skipped because in use.
     pub fn cleanup(&mut self, older_than: Duration) -> Result<(Vec<String>, Vec<String>)> {
         let cutoff = now_ms() - older_than.as_millis().min(i64::MAX as u128) as i64;
-        let ids: Vec<String> = {
-            let mut stmt = self.conn.prepare("SELECT id FROM sessions WHERE updated_ms <= ?1 ORDER BY updated_ms")?;
-            let ids = stmt.query_map([cutoff], |row| row.get(0))?.collect::<Result<_, _>>()?;
-            ids
-        };
+        let ids = self.read(|sql| {
+            sql.query("SELECT id FROM sessions WHERE updated_ms <= ?1 ORDER BY updated_ms", args![cutoff])?
+                .iter()
+                .map(|row| row.text(0))
+                .collect::<Result<Vec<String>>>()
+        })?;
         let (mut deleted, mut skipped) = (Vec::new(), Vec::new());
         for id in ids {
             match self.delete(&id) {
@@ -639,15 +675,15 @@ impl Store {
             }
         }
         if !deleted.is_empty() {
-            // Give the space back: fold the WAL into the database file.
-            self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+            self.backend.reclaim()?;
         }
         Ok((deleted, skipped))
     }
 
-    /// `PRAGMA integrity_check`: `ok` for a sound database.
+    /// `ok` for a sound database (SQLite's `PRAGMA integrity_check`;
+    /// PostgreSQL's schema version).
     pub fn integrity_check(&self) -> Result<String> {
-        Ok(self.conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?)
+        self.backend.integrity_check()
     }
 }
 
@@ -659,53 +695,52 @@ const SELECT_SESSION: &str =
         s.events_dropped, s.input_tokens, s.output_tokens, s.total_tokens, s.cost_usd
     FROM sessions s";
 
-fn session_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
-    let status: String = row.get(10)?;
+fn session_from_row(row: &Row) -> Result<SessionRecord> {
     Ok(SessionRecord {
-        id: row.get(0)?,
-        parent_id: row.get(1)?,
-        agent: row.get(2)?,
-        name: row.get(3)?,
-        title: row.get(4)?,
-        plan_path: row.get(5)?,
-        plan_hash: row.get(6)?,
-        working_dir: row.get(7)?,
-        created_ms: row.get(8)?,
-        updated_ms: row.get(9)?,
-        status: parse_status(&status),
-        turn_count: row.get(11)?,
-        message_count: row.get(12)?,
-        event_count: row.get(13)?,
-        events_dropped: row.get(14)?,
+        id: row.text(0)?,
+        parent_id: row.opt_text(1)?,
+        agent: row.opt_text(2)?,
+        name: row.opt_text(3)?,
+        title: row.opt_text(4)?,
+        plan_path: row.opt_text(5)?,
+        plan_hash: row.opt_text(6)?,
+        working_dir: row.text(7)?,
+        created_ms: row.int(8)?,
+        updated_ms: row.int(9)?,
+        status: parse_status(&row.text(10)?),
+        turn_count: row.uint(11)?,
+        message_count: row.uint(12)?,
+        event_count: row.uint(13)?,
+        events_dropped: row.uint(14)?,
         usage: Usage {
-            input_tokens: row.get(15)?,
-            output_tokens: row.get(16)?,
-            total_tokens: row.get(17)?,
-            cost_usd: row.get(18)?,
+            input_tokens: row.uint(15)?,
+            output_tokens: row.uint(16)?,
+            total_tokens: row.uint(17)?,
+            cost_usd: row.opt_text(18)?,
             ..Usage::default()
         },
     })
 }
 
-fn apply_retention(tx: &rusqlite::Transaction<'_>, session_id: &str, retention: Retention, now: i64) -> Result<()> {
+fn apply_retention(sql: &mut dyn Sql, session_id: &str, retention: Retention, now: i64) -> Result<()> {
     let mut dropped = 0;
     if let Some(days) = retention.max_age_days {
         let cutoff = now - (days as i64).saturating_mul(86_400_000);
-        dropped += tx
-            .prepare_cached("DELETE FROM events WHERE session_id = ?1 AND stored_ms < ?2")?
-            .execute(params![session_id, cutoff])?;
+        dropped +=
+            sql.execute("DELETE FROM events WHERE session_id = ?1 AND stored_ms < ?2", args![session_id, cutoff])?;
     }
     if let Some(max) = retention.max_events {
-        dropped += tx
-            .prepare_cached(
-                "DELETE FROM events WHERE session_id = ?1 AND id <= (
-                    SELECT id FROM events WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
-            )?
-            .execute(params![session_id, max])?;
+        dropped += sql.execute(
+            "DELETE FROM events WHERE session_id = ?1 AND id <= (
+                SELECT id FROM events WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+            args![session_id, max],
+        )?;
     }
     if dropped > 0 {
-        tx.prepare_cached("UPDATE sessions SET events_dropped = events_dropped + ?2 WHERE id = ?1")?
-            .execute(params![session_id, dropped as i64])?;
+        sql.execute(
+            "UPDATE sessions SET events_dropped = events_dropped + ?2 WHERE id = ?1",
+            args![session_id, dropped],
+        )?;
     }
     Ok(())
 }

@@ -1,27 +1,50 @@
-//! One process per session: an exclusive advisory lock (`flock`) on
-//! `locks/<session-id>.lock`, held while the [`SessionLock`] lives. The
-//! kernel releases it when the process dies, `kill -9` included, so a crash
-//! never leaves a session locked. The holder writes its pid into the file so
-//! a refused process can name it.
+//! One process per session, held while the [`SessionLock`] lives; a crash
+//! (`kill -9` included) never leaves a session locked.
+//!
+//! - SQLite: an exclusive advisory lock (`flock`) on `locks/<session-id>.lock`
+//!   beside the database, released by the kernel when the process dies. The
+//!   holder writes its pid into the file so a refused process can name it.
+//! - PostgreSQL: a session-level advisory lock on a connection of its own,
+//!   released by the server when that connection closes (see
+//!   [`crate::postgres`]), so it holds across machines.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::postgres::PgLock;
 use crate::{Result, StoreError};
 
 /// The held lock of one session; released on drop.
 #[derive(Debug)]
 pub struct SessionLock {
-    file: File,
-    path: PathBuf,
+    held: Held,
+}
+
+#[derive(Debug)]
+enum Held {
+    File {
+        file: File,
+        path: PathBuf,
+    },
+    /// Held for its drop: closing the connection releases the lock.
+    Postgres(#[allow(dead_code)] Box<PgLock>),
+}
+
+pub(crate) fn check_id(session_id: &str) -> Result<()> {
+    if session_id.is_empty() || session_id.contains(['/', '\\']) || session_id.starts_with('.') {
+        return Err(StoreError::Invalid(format!("'{session_id}' is not a valid session id")));
+    }
+    Ok(())
 }
 
 impl SessionLock {
-    pub(crate) fn acquire(dir: &Path, session_id: &str) -> Result<SessionLock> {
-        if session_id.is_empty() || session_id.contains(['/', '\\']) || session_id.starts_with('.') {
-            return Err(StoreError::Invalid(format!("'{session_id}' is not a valid session id")));
-        }
+    pub(crate) fn postgres(lock: PgLock) -> SessionLock {
+        SessionLock { held: Held::Postgres(Box::new(lock)) }
+    }
+
+    pub(crate) fn file(dir: &Path, session_id: &str) -> Result<SessionLock> {
+        check_id(session_id)?;
         std::fs::create_dir_all(dir)
             .map_err(|err| StoreError::Io(format!("cannot create {}: {err}", dir.display())))?;
         let path = dir.join(format!("{session_id}.lock"));
@@ -40,19 +63,24 @@ impl SessionLock {
         // Ours now: record our pid for whoever is refused next.
         let _ = file.set_len(0).and_then(|_| file.seek(SeekFrom::Start(0)));
         let _ = writeln!(file, "{}", std::process::id()).and_then(|_| file.flush());
-        Ok(SessionLock { file, path })
+        Ok(SessionLock { held: Held::File { file, path } })
     }
 
-    /// The lock file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The lock file's path (`None` for a lock held in PostgreSQL).
+    pub fn path(&self) -> Option<&Path> {
+        match &self.held {
+            Held::File { path, .. } => Some(path),
+            Held::Postgres(_) => None,
+        }
     }
 
     /// Releases the lock and removes its file (used when the session is
     /// deleted; a live session keeps its file, see [`SessionLock`]).
     pub(crate) fn remove(self) {
-        let _ = std::fs::remove_file(&self.path);
-        drop(self.file);
+        if let Held::File { file, path } = self.held {
+            let _ = std::fs::remove_file(&path);
+            drop(file);
+        }
     }
 }
 

@@ -1,4 +1,7 @@
-//! The session store against a real SQLite file in a temporary directory.
+//! The session store against a real SQLite file in a temporary directory
+//! and a real PostgreSQL server (one per test process, a fresh database per
+//! test: `amplifier-test-postgres`). The tests in `on_both_backends!` run
+//! once against each.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -6,9 +9,63 @@ use std::time::{Duration, Instant};
 
 use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
 use amplifier_store::{
-    ListFilter, NewEvent, NewMessage, NewSession, Retention, Store, StoreError, TurnWrite, CANCELLED_TOOL_RESULT,
+    AgentScope, ListFilter, Location, NewEvent, NewMessage, NewSession, Retention, Store, StoreError, TurnWrite,
+    CANCELLED_TOOL_RESULT,
 };
 use serde_json::json;
+
+/// Where a test's store lives, with the state directory beside it.
+struct Backing {
+    location: Location,
+    dir: tempfile::TempDir,
+}
+
+impl Backing {
+    fn sqlite() -> Backing {
+        let dir = tempfile::tempdir().unwrap();
+        Backing { location: Location::Sqlite(dir.path().to_owned()), dir }
+    }
+
+    fn postgres() -> Backing {
+        Backing { location: Location::Postgres(amplifier_test_postgres::database()), dir: tempfile::tempdir().unwrap() }
+    }
+
+    /// A new connection to the test's store.
+    fn open(&self) -> Store {
+        Store::connect(&self.location, self.dir.path()).unwrap()
+    }
+
+    /// Runs SQL behind the store's back, as another client would.
+    fn raw(&self, sqlite: &str, postgres: &str) {
+        match &self.location {
+            Location::Sqlite(dir) => {
+                rusqlite::Connection::open(dir.join("sessions.db")).unwrap().execute_batch(sqlite).unwrap()
+            }
+            Location::Postgres(url) => {
+                postgres::Client::connect(url, postgres::NoTls).unwrap().batch_execute(postgres).unwrap()
+            }
+        }
+    }
+}
+
+/// Each `fn name(backing) { … }` becomes `name::sqlite` and `name::postgres`.
+macro_rules! on_both_backends {
+    ($($(#[doc = $doc:literal])* fn $name:ident($backing:ident) $body:block)*) => {$(
+        $(#[doc = $doc])*
+        mod $name {
+            use super::*;
+            fn run($backing: Backing) $body
+            #[test]
+            fn sqlite() {
+                run(Backing::sqlite())
+            }
+            #[test]
+            fn postgres() {
+                run(Backing::postgres())
+            }
+        }
+    )*};
+}
 
 fn new_session(id: &str, dir: &str) -> NewSession {
     NewSession {
@@ -34,35 +91,9 @@ fn write(store: &mut Store, id: &str, turn: u32, at: u64, msgs: &[NewMessage], e
         .unwrap();
 }
 
-#[test]
-fn the_database_uses_wal_and_reopens() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
-    assert_eq!(store.journal_mode().unwrap(), "wal");
-    store.create_session(&new_session("s1", "/w")).unwrap();
-    drop(store);
-    let store = Store::open(dir.path()).unwrap();
-    assert_eq!(store.journal_mode().unwrap(), "wal");
-    assert!(store.session("s1").unwrap().is_some());
-    assert!(dir.path().join("sessions.db").exists());
-}
-
-#[test]
-fn a_newer_schema_is_refused_with_both_versions() {
-    let dir = tempfile::tempdir().unwrap();
-    drop(Store::open(dir.path()).unwrap());
-    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
-    raw.pragma_update(None, "user_version", 99).unwrap();
-    drop(raw);
-    let err = Store::open(dir.path()).err().unwrap();
-    assert!(matches!(err, StoreError::NewerSchema { found: 99, .. }), "{err}");
-    assert!(err.to_string().contains("schema 99"), "{err}");
-}
-
-#[test]
-fn a_turn_is_stored_with_its_messages_events_usage_and_status() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+on_both_backends! {
+fn a_turn_is_stored_with_its_messages_events_usage_and_status(backing) {
+    let mut store = backing.open();
     let created = store.create_session(&new_session("s1", "/w")).unwrap();
     assert_eq!(created.status, RunStatus::Running);
     assert_eq!(store.begin_turn("s1").unwrap(), 1);
@@ -110,21 +141,20 @@ fn a_turn_is_stored_with_its_messages_events_usage_and_status() {
 
 /// A failure in the middle of a write (here: the events insert aborts, after
 /// the session row and the messages were written) leaves nothing behind.
-#[test]
-fn a_write_is_all_or_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn a_write_is_all_or_nothing(backing) {
+    let mut store = backing.open();
     store.create_session(&new_session("s1", "/w")).unwrap();
     store.begin_turn("s1").unwrap();
     write(&mut store, "s1", 1, 0, &messages(1, &["first"]), &[event("a", json!({}))]);
     let before = store.session("s1").unwrap().unwrap();
 
-    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
-    raw.execute_batch(
+    backing.raw(
         "CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.name = 'boom'
          BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
-    )
-    .unwrap();
+        "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;
+         CREATE TRIGGER boom BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.name = 'boom') EXECUTE FUNCTION boom();",
+    );
     let usage = Usage { input_tokens: 5, output_tokens: 5, total_tokens: 10, ..Usage::default() };
     let msgs = messages(2, &["second", "third"]);
     let events = [event("ok", json!({})), event("boom", json!({}))];
@@ -147,17 +177,15 @@ fn a_write_is_all_or_nothing() {
     assert_eq!(after.status, RunStatus::Running, "the status is unchanged");
     assert_eq!(store.messages("s1").unwrap()[0].message.content.text(), "first");
 
-    raw.execute_batch("DROP TRIGGER boom").unwrap();
+    backing.raw("DROP TRIGGER boom", "DROP TRIGGER boom ON events");
     store.write(&attempt).unwrap();
     let done = store.session("s1").unwrap().unwrap();
     assert_eq!((done.message_count, done.event_count, done.usage.total_tokens), (3, 3, 10));
     assert_eq!(done.status, RunStatus::Failed);
 }
 
-#[test]
-fn messages_can_be_replaced_from_an_index_but_never_leave_a_gap() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn messages_can_be_replaced_from_an_index_but_never_leave_a_gap(backing) {
+    let mut store = backing.open();
     store.create_session(&new_session("s1", "/w")).unwrap();
     write(&mut store, "s1", 1, 0, &messages(1, &["a", "b", "c"]), &[]);
     write(&mut store, "s1", 2, 1, &messages(2, &["B", "C", "D"]), &[]);
@@ -178,10 +206,8 @@ fn messages_can_be_replaced_from_an_index_but_never_leave_a_gap() {
     assert_eq!(store.messages("s1").unwrap().len(), 4);
 }
 
-#[test]
-fn retention_keeps_the_newest_events_and_counts_the_dropped() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn retention_keeps_the_newest_events_and_counts_the_dropped(backing) {
+    let mut store = backing.open();
     store.set_retention(Retention { max_events: Some(5), max_age_days: None });
     store.create_session(&new_session("s1", "/w")).unwrap();
     store.create_session(&new_session("s2", "/w")).unwrap();
@@ -195,18 +221,16 @@ fn retention_keeps_the_newest_events_and_counts_the_dropped() {
 
     // Age: events stored 10 days ago go when the limit is 7 days.
     store.set_retention(Retention { max_events: None, max_age_days: Some(7) });
-    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
-    raw.execute("UPDATE events SET stored_ms = stored_ms - 10 * 86400000 WHERE session_id = 's2'", []).unwrap();
+    let older = "UPDATE events SET stored_ms = stored_ms - 10 * 86400000 WHERE session_id = 's2'";
+    backing.raw(older, older);
     write(&mut store, "s2", 2, 0, &[], &[event("fresh", json!({}))]);
     let names: Vec<String> = store.events("s2").unwrap().into_iter().map(|e| e.name).collect();
     assert_eq!(names, ["fresh"]);
     assert_eq!(store.session("s2").unwrap().unwrap().events_dropped, 3);
 }
 
-#[test]
-fn ids_resolve_from_unique_prefixes() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn ids_resolve_from_unique_prefixes(backing) {
+    let mut store = backing.open();
     for id in ["abc-1", "abc-2", "abd", "ab"] {
         store.create_session(&new_session(id, "/w")).unwrap();
     }
@@ -223,34 +247,8 @@ fn ids_resolve_from_unique_prefixes() {
     assert!(matches!(store.resolve(""), Err(StoreError::NotFound(_))));
 }
 
-#[test]
-fn a_schema_2_database_gains_the_agent_column_and_keeps_its_sessions() {
-    let dir = tempfile::tempdir().unwrap();
-    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
-    raw.execute_batch(
-        "CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_id TEXT, name TEXT, title TEXT, plan_path TEXT,
-            plan_hash TEXT, working_dir TEXT NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
-            status TEXT NOT NULL, turn_count INTEGER NOT NULL DEFAULT 0, input_tokens INTEGER NOT NULL DEFAULT 0,
-            output_tokens INTEGER NOT NULL DEFAULT 0, total_tokens INTEGER NOT NULL DEFAULT 0, cost_usd TEXT,
-            events_dropped INTEGER NOT NULL DEFAULT 0);
-         INSERT INTO sessions (id, working_dir, created_ms, updated_ms, status) VALUES ('kept', '/a', 1, 1, 'completed');
-         PRAGMA user_version = 2;",
-    )
-    .unwrap();
-    drop(raw);
-    let mut store = Store::open(dir.path()).unwrap();
-    assert_eq!(store.session("kept").unwrap().unwrap().agent, None);
-    let child = NewSession { parent_id: Some("kept".into()), agent: Some("helper".into()), ..new_session("c", "/a") };
-    store.create_session(&child).unwrap();
-    assert_eq!(store.session("c").unwrap().unwrap().agent.as_deref(), Some("helper"));
-    drop(store);
-    Store::open(dir.path()).expect("reopening a migrated database changes nothing");
-}
-
-#[test]
-fn sub_agent_sessions_are_listed_under_their_parent_and_deleted_with_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn sub_agent_sessions_are_listed_under_their_parent_and_deleted_with_it(backing) {
+    let mut store = backing.open();
     store.create_session(&new_session("parent", "/a")).unwrap();
     std::thread::sleep(Duration::from_millis(5));
     let sub_agent = |id: &str| NewSession {
@@ -277,10 +275,8 @@ fn sub_agent_sessions_are_listed_under_their_parent_and_deleted_with_it() {
     assert!(store.session("fork").unwrap().is_some(), "a fork outlives its source");
 }
 
-#[test]
-fn list_filters_by_directory_newest_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn list_filters_by_directory_newest_first(backing) {
+    let mut store = backing.open();
     store.create_session(&new_session("old", "/a")).unwrap();
     std::thread::sleep(Duration::from_millis(5));
     store.create_session(&new_session("other", "/b")).unwrap();
@@ -294,10 +290,8 @@ fn list_filters_by_directory_newest_first() {
     assert!(store.latest_in("/c").unwrap().is_none());
 }
 
-#[test]
-fn fork_copies_the_first_turns_with_their_usage() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn fork_copies_the_first_turns_with_their_usage(backing) {
+    let mut store = backing.open();
     store.create_session(&new_session("src", "/w")).unwrap();
     for turn in 1..=2u32 {
         store.begin_turn("src").unwrap();
@@ -336,10 +330,8 @@ fn fork_copies_the_first_turns_with_their_usage() {
     assert_eq!(store.messages("src").unwrap().len(), 4, "the source is untouched");
 }
 
-#[test]
-fn delete_and_cleanup_skip_sessions_in_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
+fn delete_and_cleanup_skip_sessions_in_use(backing) {
+    let mut store = backing.open();
     for id in ["a", "b", "c"] {
         store.create_session(&new_session(id, "/w")).unwrap();
         write(&mut store, id, 1, 0, &messages(1, &["x"]), &[event("e", json!({}))]);
@@ -349,7 +341,7 @@ fn delete_and_cleanup_skip_sessions_in_use() {
     assert!(store.messages("a").unwrap().is_empty() && store.events("a").unwrap().is_empty());
     assert!(!store.delete("a").unwrap());
 
-    let held = Store::open(dir.path()).unwrap().lock_session("b").unwrap();
+    let held = backing.open().lock_session("b").unwrap();
     assert!(matches!(store.delete("b"), Err(StoreError::Locked { .. })));
     let (deleted, skipped) = store.cleanup(Duration::ZERO).unwrap();
     assert_eq!((deleted, skipped), (vec!["c".to_owned()], vec!["b".to_owned()]));
@@ -359,13 +351,86 @@ fn delete_and_cleanup_skip_sessions_in_use() {
     assert!(store.session("b").unwrap().is_some());
 }
 
+fn unknown_keys_of_a_message_and_its_blocks_survive_the_store(backing) {
+    let mut store = backing.open();
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    assert_eq!(store.begin_turn("s1").unwrap(), 1);
+    // Upstream's `extensions`: a vendor's cache marker and reasoning id.
+    let message: Message = serde_json::from_value(json!({
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "…", "signature": "sig", "reasoning_id": "rs_9"},
+            {"type": "text", "text": "done", "cache_control": {"type": "ephemeral"}},
+        ],
+        "provider_message_id": "msg_1",
+    }))
+    .unwrap();
+    write(&mut store, "s1", 1, 0, &[NewMessage { turn: 1, message: message.clone() }], &[]);
+    drop(store);
+    let stored = backing.open().messages("s1").unwrap();
+    assert_eq!(stored[0].message, message);
+    assert_eq!(stored[0].message.extensions["provider_message_id"], "msg_1");
+}
+}
+
 #[test]
-fn a_session_lock_is_exclusive_and_names_the_holder() {
+fn the_database_uses_wal_and_reopens() {
     let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.journal_mode().unwrap().as_deref(), Some("wal"));
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    drop(store);
     let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.journal_mode().unwrap().as_deref(), Some("wal"));
+    assert!(store.session("s1").unwrap().is_some());
+    assert!(dir.path().join("sessions.db").exists());
+}
+
+#[test]
+fn a_newer_schema_is_refused_with_both_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(Store::open(dir.path()).unwrap());
+    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
+    raw.pragma_update(None, "user_version", 99).unwrap();
+    drop(raw);
+    let err = Store::open(dir.path()).err().unwrap();
+    assert!(matches!(err, StoreError::NewerSchema { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("schema 99"), "{err}");
+}
+
+#[test]
+fn a_schema_2_database_gains_the_agent_column_and_keeps_its_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = rusqlite::Connection::open(dir.path().join("sessions.db")).unwrap();
+    raw.execute_batch(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_id TEXT, name TEXT, title TEXT, plan_path TEXT,
+            plan_hash TEXT, working_dir TEXT NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
+            status TEXT NOT NULL, turn_count INTEGER NOT NULL DEFAULT 0, input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0, total_tokens INTEGER NOT NULL DEFAULT 0, cost_usd TEXT,
+            events_dropped INTEGER NOT NULL DEFAULT 0);
+         INSERT INTO sessions (id, working_dir, created_ms, updated_ms, status) VALUES ('kept', '/a', 1, 1, 'completed');
+         PRAGMA user_version = 2;",
+    )
+    .unwrap();
+    drop(raw);
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.session("kept").unwrap().unwrap().agent, None);
+    let child = NewSession { parent_id: Some("kept".into()), agent: Some("helper".into()), ..new_session("c", "/a") };
+    store.create_session(&child).unwrap();
+    assert_eq!(store.session("c").unwrap().unwrap().agent.as_deref(), Some("helper"));
+    drop(store);
+    Store::open(dir.path()).expect("reopening a migrated database changes nothing");
+}
+
+on_both_backends! {
+fn a_session_lock_is_exclusive_and_names_the_holder(backing) {
+    let store = backing.open();
     let lock = store.lock_session("s1").unwrap();
-    assert!(lock.path().ends_with("locks/s1.lock"));
-    let err = store.lock_session("s1").unwrap_err();
+    match &backing.location {
+        Location::Sqlite(_) => assert!(lock.path().unwrap().ends_with("locks/s1.lock")),
+        Location::Postgres(_) => assert_eq!(lock.path(), None),
+    }
+    let err = backing.open().lock_session("s1").unwrap_err();
     match &err {
         StoreError::Locked { session, pid } => {
             assert_eq!(session, "s1");
@@ -375,14 +440,86 @@ fn a_session_lock_is_exclusive_and_names_the_holder() {
     }
     assert!(err.to_string().contains(&format!("pid {}", std::process::id())), "{err}");
     assert!(store.is_locked("s1"));
+    assert!(!store.is_locked("s2"), "a lock is the session's own");
     drop(lock);
     assert!(!store.is_locked("s1"));
     let _again = store.lock_session("s1").unwrap();
     assert!(store.lock_session("../x").is_err());
 }
 
-fn write_many(dir: &Path, session: &str, writes: usize, per_write: usize) {
-    let mut store = Store::open(dir).unwrap();
+/// A process killed with its session locked leaves the session free.
+fn a_killed_holders_lock_is_released(backing) {
+    let location = match &backing.location {
+        Location::Sqlite(dir) => dir.display().to_string(),
+        Location::Postgres(url) => url.clone(),
+    };
+    let mut holder = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "lock_holder", "--nocapture", "--test-threads=1"])
+        .env("STORE_TEST_LOCK", &location)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let store = backing.open();
+    let started = Instant::now();
+    while !store.is_locked("held") {
+        assert!(started.elapsed() < Duration::from_secs(60), "the holder never locked");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    match store.lock_session("held") {
+        Err(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(holder.id())),
+        other => panic!("expected Locked, got {other:?}"),
+    }
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let started = Instant::now();
+    while store.is_locked("held") {
+        assert!(started.elapsed() < Duration::from_secs(10), "the lock outlived its holder");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    store.lock_session("held").unwrap();
+}
+
+fn run_states_are_replaced_whole_and_read_by_another_connection(backing) {
+    let store = backing.open();
+    assert_eq!(store.run_state("t1").unwrap(), None);
+    store.save_run_state("t1", r#"{"v":1}"#).unwrap();
+    store.save_run_state("t1", r#"{"v":2}"#).unwrap();
+    store.save_run_state("t2", r#"{"v":9}"#).unwrap();
+    let other = backing.open();
+    assert_eq!(other.run_state("t1").unwrap().as_deref(), Some(r#"{"v":2}"#));
+    assert_eq!(other.run_state("t2").unwrap().as_deref(), Some(r#"{"v":9}"#));
+}
+
+fn agent_histories_append_trim_and_stay_in_their_scope(backing) {
+    let mut store = backing.open();
+    let scope = |agent| AgentScope { user_id: "u", conversation_id: "c", agent_id: agent };
+    let pairs: Vec<Message> = (0..6)
+        .map(|i| if i % 2 == 0 { Message::user(format!("q{i}")) } else { Message::new(Role::Assistant, format!("a{i}")) })
+        .collect();
+    store.save_agent_messages(scope("a"), &pairs, Some(4)).unwrap();
+    let texts = |messages: Vec<Message>| messages.iter().map(|m| m.content.text()).collect::<Vec<_>>();
+    assert_eq!(texts(store.agent_history(scope("a"), None).unwrap()), ["q2", "a3", "q4", "a5"]);
+    store.save_agent_messages(scope("a"), &[Message::user("again")], None).unwrap();
+    store.save_agent_messages(scope("a"), &[Message::user("again")], None).unwrap();
+    assert_eq!(store.agent_history(scope("a"), None).unwrap().len(), 5, "a repeated user message is dropped");
+    store.save_agent_messages(scope("b"), &pairs[..2], None).unwrap();
+    let merged: Vec<String> = backing.open().conversation_messages("u", "c").unwrap().into_iter().map(|(a, _, _)| a).collect();
+    assert_eq!(merged, ["a", "a", "a", "a", "a", "b", "b"]);
+}
+}
+
+/// Run by `a_killed_holders_lock_is_released` as a child: locks `held` and waits to be killed.
+#[test]
+fn lock_holder() {
+    let Ok(location) = std::env::var("STORE_TEST_LOCK") else { return };
+    let state = tempfile::tempdir().unwrap();
+    let store = Store::connect(&Location::parse(&location).unwrap(), state.path()).unwrap();
+    let _lock = store.lock_session("held").unwrap();
+    std::thread::sleep(Duration::from_secs(600));
+}
+
+fn write_many(store: &mut Store, session: &str, writes: usize, per_write: usize) {
     for i in 0..writes {
         let msgs: Vec<NewMessage> =
             (0..per_write).map(|j| NewMessage { turn: 1, message: Message::user(format!("{i}-{j}")) }).collect();
@@ -415,25 +552,50 @@ fn write_many(dir: &Path, session: &str, writes: usize, per_write: usize) {
     }
 }
 
-fn setup_shared(dir: &Path, own: &[&str]) {
-    let mut store = Store::open(dir).unwrap();
+fn setup_shared(backing: &Backing, own: &[&str]) {
+    let mut store = backing.open();
     store.create_session(&new_session("shared", "/w")).unwrap();
     for id in own {
         store.create_session(&new_session(id, "/w")).unwrap();
     }
 }
 
+/// Run by the process tests below as a child: `STORE_TEST_CHILD` is the
+/// store's location, a newline, the session and another newline, the writes.
 #[test]
-fn concurrent_writers_in_two_threads_do_not_corrupt() {
-    let dir = tempfile::tempdir().unwrap();
-    setup_shared(dir.path(), &["t1", "t2"]);
+fn child_writer() {
+    let Ok(spec) = std::env::var("STORE_TEST_CHILD") else { return };
+    let [location, session, writes] = spec.splitn(3, '\n').collect::<Vec<_>>()[..] else { panic!("{spec}") };
+    let location = Location::parse(location).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let mut store = Store::connect(&location, state.path()).unwrap();
+    write_many(&mut store, session, writes.parse().unwrap(), 25);
+}
+
+fn child(backing: &Backing, session: &str, writes: usize) -> std::process::Child {
+    let location = match &backing.location {
+        Location::Sqlite(dir) => dir.display().to_string(),
+        Location::Postgres(url) => url.clone(),
+    };
+    Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_writer", "--nocapture", "--test-threads=1"])
+        .env("STORE_TEST_CHILD", format!("{location}\n{session}\n{writes}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap()
+}
+
+on_both_backends! {
+fn concurrent_writers_in_two_threads_do_not_corrupt(backing) {
+    setup_shared(&backing, &["t1", "t2"]);
     std::thread::scope(|scope| {
         for id in ["t1", "t2"] {
-            let path = dir.path();
-            scope.spawn(move || write_many(path, id, 40, 5));
+            let mut store = backing.open();
+            scope.spawn(move || write_many(&mut store, id, 40, 5));
         }
     });
-    let store = Store::open(dir.path()).unwrap();
+    let store = backing.open();
     assert_eq!(store.integrity_check().unwrap(), "ok");
     for id in ["t1", "t2"] {
         assert_eq!(store.messages(id).unwrap().len(), 200);
@@ -442,36 +604,13 @@ fn concurrent_writers_in_two_threads_do_not_corrupt() {
     assert_eq!(store.events("shared").unwrap().len(), 80);
 }
 
-/// Run by the process tests below as a child (`STORE_TEST_CHILD=dir:session:writes`).
-#[test]
-fn child_writer() {
-    let Ok(spec) = std::env::var("STORE_TEST_CHILD") else { return };
-    let mut parts = spec.rsplitn(3, ':');
-    let writes: usize = parts.next().unwrap().parse().unwrap();
-    let session = parts.next().unwrap().to_owned();
-    let dir = parts.next().unwrap().to_owned();
-    write_many(Path::new(&dir), &session, writes, 25);
-}
-
-fn child(dir: &Path, session: &str, writes: usize) -> std::process::Child {
-    Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_writer", "--nocapture", "--test-threads=1"])
-        .env("STORE_TEST_CHILD", format!("{}:{session}:{writes}", dir.display()))
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap()
-}
-
-#[test]
-fn concurrent_writers_in_two_processes_do_not_corrupt() {
-    let dir = tempfile::tempdir().unwrap();
-    setup_shared(dir.path(), &["p1", "p2"]);
-    let children = [child(dir.path(), "p1", 30), child(dir.path(), "p2", 30)];
+fn concurrent_writers_in_two_processes_do_not_corrupt(backing) {
+    setup_shared(&backing, &["p1", "p2"]);
+    let children = [child(&backing, "p1", 30), child(&backing, "p2", 30)];
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = backing.open();
     assert_eq!(store.integrity_check().unwrap(), "ok");
     for id in ["p1", "p2"] {
         assert_eq!(store.messages(id).unwrap().len(), 750);
@@ -481,12 +620,10 @@ fn concurrent_writers_in_two_processes_do_not_corrupt() {
 }
 
 /// `kill -9` while a process writes: every write is either whole or absent.
-#[test]
-fn a_writer_killed_mid_write_leaves_only_whole_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    setup_shared(dir.path(), &["k"]);
-    let mut writer = child(dir.path(), "k", 100_000);
-    let store = Store::open(dir.path()).unwrap();
+fn a_writer_killed_mid_write_leaves_only_whole_writes(backing) {
+    setup_shared(&backing, &["k"]);
+    let mut writer = child(&backing, "k", 100_000);
+    let store = backing.open();
     let started = Instant::now();
     while store.session("k").unwrap().unwrap().message_count < 100 {
         assert!(started.elapsed() < Duration::from_secs(60), "the writer never wrote");
@@ -495,7 +632,7 @@ fn a_writer_killed_mid_write_leaves_only_whole_writes() {
     std::thread::sleep(Duration::from_millis(150));
     writer.kill().unwrap();
     writer.wait().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    let store = backing.open();
     assert_eq!(store.integrity_check().unwrap(), "ok");
     let record = store.session("k").unwrap().unwrap();
     assert!(record.message_count >= 100);
@@ -503,6 +640,7 @@ fn a_writer_killed_mid_write_leaves_only_whole_writes() {
     assert_eq!(record.event_count, record.message_count, "a write's events land with its messages");
     let seqs: Vec<u64> = store.messages("k").unwrap().iter().map(|m| m.seq).collect();
     assert!(seqs.iter().enumerate().all(|(i, s)| *s == i as u64), "no gap in the history");
+}
 }
 
 #[test]
@@ -512,24 +650,84 @@ fn the_cancelled_result_is_upstreams() {
 }
 
 #[test]
-fn unknown_keys_of_a_message_and_its_blocks_survive_the_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path()).unwrap();
-    store.create_session(&new_session("s1", "/w")).unwrap();
-    assert_eq!(store.begin_turn("s1").unwrap(), 1);
-    // Upstream's `extensions`: a vendor's cache marker and reasoning id.
-    let message: Message = serde_json::from_value(json!({
-        "role": "assistant",
-        "content": [
-            {"type": "thinking", "thinking": "…", "signature": "sig", "reasoning_id": "rs_9"},
-            {"type": "text", "text": "done", "cache_control": {"type": "ephemeral"}},
-        ],
-        "provider_message_id": "msg_1",
-    }))
-    .unwrap();
-    write(&mut store, "s1", 1, 0, &[NewMessage { turn: 1, message: message.clone() }], &[]);
-    drop(store);
-    let stored = Store::open(dir.path()).unwrap().messages("s1").unwrap();
-    assert_eq!(stored[0].message, message);
-    assert_eq!(stored[0].message.extensions["provider_message_id"], "msg_1");
+fn a_location_is_a_postgres_url_or_a_sqlite_directory() {
+    let url = "postgres://amp:s3cret@db:5432/amplifier";
+    assert_eq!(Location::parse(url).unwrap(), Location::Postgres(url.to_owned()));
+    assert_eq!(Location::parse(url).unwrap().to_string(), "postgres://amp:***@db:5432/amplifier");
+    assert_eq!(Location::parse("sqlite:/var/amp").unwrap(), Location::Sqlite("/var/amp".into()));
+    assert_eq!(Location::parse("/var/amp/sessions.db").unwrap(), Location::Sqlite("/var/amp".into()));
+    assert_eq!(Location::parse("/var/amp").unwrap().to_string(), "/var/amp/sessions.db");
+    let err = Location::parse("mysql://u:pw@h/db").unwrap_err().to_string();
+    assert!(err.contains("postgres://") && !err.contains("pw"), "{err}");
+    assert!(Location::parse("sqlite:").is_err());
+}
+
+#[test]
+fn postgres_refuses_a_newer_schema_and_migrates_once_when_workers_start_together() {
+    let backing = Backing::postgres();
+    std::thread::scope(|scope| {
+        let opens: Vec<_> = (0..4).map(|_| scope.spawn(|| backing.open())).collect();
+        for open in opens {
+            open.join().unwrap();
+        }
+    });
+    backing.raw("", "INSERT INTO amplifier_schema (version, applied_ms) VALUES (99, 0)");
+    let err = Store::connect(&backing.location, backing.dir.path()).err().unwrap();
+    assert!(matches!(err, StoreError::NewerSchema { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("schema 99"), "{err}");
+}
+
+#[test]
+fn a_wrong_postgres_password_is_an_error_that_never_shows_it() {
+    let url = format!("postgres://nobody:hunter2@127.0.0.1:{}/x", amplifier_test_postgres::server().port());
+    let err = Store::connect(&Location::Postgres(url), Path::new("/nonexistent")).err().unwrap().to_string();
+    assert!(err.contains("cannot connect to postgres://nobody:***@127.0.0.1"), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+}
+
+/// `amplifier store migrate`: SQLite into PostgreSQL, whole sessions, and a
+/// second run copies only what is missing.
+#[test]
+fn a_store_is_copied_into_another_whole_and_only_once() {
+    let from = Backing::sqlite();
+    let to = Backing::postgres();
+    let mut source = from.open();
+    source.create_session(&new_session("s1", "/w")).unwrap();
+    source.begin_turn("s1").unwrap();
+    let usage = Usage { input_tokens: 7, output_tokens: 3, total_tokens: 10, ..Usage::default() };
+    source
+        .write(&TurnWrite {
+            session_id: "s1",
+            turn: 1,
+            messages_at: 0,
+            messages: &messages(1, &["q", "a"]),
+            events: &[event("prompt:submit", json!({"p": 1})), event("provider:response", json!({"usage": usage}))],
+            usage: Some(&usage),
+            status: Some(RunStatus::Completed),
+        })
+        .unwrap();
+    let sub =
+        NewSession { parent_id: Some("s1".into()), agent: Some("helper".into()), ..new_session("s1_helper", "/w") };
+    source.create_session(&sub).unwrap();
+    source.save_run_state("thread-1", r#"{"step":2}"#).unwrap();
+    let scope = AgentScope { user_id: "u", conversation_id: "c", agent_id: "a" };
+    source.save_agent_messages(scope, &[Message::user("hi"), Message::new(Role::Assistant, "yo")], None).unwrap();
+
+    let target = to.open();
+    let report = source.copy_into(&target).unwrap();
+    assert_eq!((report.sessions, report.messages, report.events), (2, 2, 2));
+    assert_eq!((report.agent_messages, report.run_states, report.sessions_skipped), (2, 1, 0));
+    let copied = target.session("s1").unwrap().unwrap();
+    let original = source.session("s1").unwrap().unwrap();
+    assert_eq!(copied, original, "the session row comes across as it was");
+    assert_eq!(target.messages("s1").unwrap(), source.messages("s1").unwrap());
+    let names = |store: &Store| store.events("s1").unwrap().into_iter().map(|e| (e.name, e.data)).collect::<Vec<_>>();
+    assert_eq!(names(&target), names(&source));
+    assert_eq!(target.sub_agents("s1").unwrap().len(), 1);
+    assert_eq!(target.run_state("thread-1").unwrap().as_deref(), Some(r#"{"step":2}"#));
+    assert_eq!(target.agent_history(scope, None).unwrap().len(), 2);
+
+    let again = source.copy_into(&target).unwrap();
+    assert_eq!((again.sessions, again.sessions_skipped, again.agent_messages, again.run_states), (0, 2, 0, 0));
+    assert_eq!(target.messages("s1").unwrap().len(), 2, "nothing is copied twice");
 }

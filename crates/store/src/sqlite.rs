@@ -1,0 +1,203 @@
+//! The embedded backend: one SQLite file, `sessions.db`, in WAL mode, with
+//! per-session `flock` files beside it (see [`crate::lock`]).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::config::DbConfig;
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+use crate::lock::SessionLock;
+use crate::sql::{Arg, Dialect, Row, Sql, Val, Work};
+use crate::{Backend, Result, StoreError, DB_FILE, SCHEMA_VERSION};
+
+/// Schema 2 added `agent_messages` (the router's per-agent histories); the
+/// statements are idempotent, so running them again is the migration.
+/// 3 added `sessions.agent` (sub-agent sessions), added to older tables.
+/// 4 added `run_states` (orchestrator-plan's threads, once files of its own).
+const SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS sessions (
+    id             TEXT PRIMARY KEY,
+    parent_id      TEXT,
+    agent          TEXT,
+    name           TEXT,
+    title          TEXT,
+    plan_path      TEXT,
+    plan_hash      TEXT,
+    working_dir    TEXT NOT NULL,
+    created_ms     INTEGER NOT NULL,
+    updated_ms     INTEGER NOT NULL,
+    status         TEXT NOT NULL,
+    turn_count     INTEGER NOT NULL DEFAULT 0,
+    input_tokens   INTEGER NOT NULL DEFAULT 0,
+    output_tokens  INTEGER NOT NULL DEFAULT 0,
+    total_tokens   INTEGER NOT NULL DEFAULT 0,
+    cost_usd       TEXT,
+    events_dropped INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS sessions_by_dir ON sessions (working_dir, updated_ms);
+CREATE INDEX IF NOT EXISTS sessions_by_update ON sessions (updated_ms);
+CREATE TABLE IF NOT EXISTS messages (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    turn       INTEGER NOT NULL,
+    role       TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    timestamp  TEXT NOT NULL,
+    stored_ms  INTEGER NOT NULL,
+    data       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
+CREATE TABLE IF NOT EXISTS agent_messages (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id         TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    agent_id        TEXT NOT NULL,
+    stored_ms       INTEGER NOT NULL,
+    role            TEXT NOT NULL,
+    body            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_messages_by_scope ON agent_messages (user_id, conversation_id, agent_id, seq);
+CREATE TABLE IF NOT EXISTS run_states (
+    thread_id  TEXT PRIMARY KEY,
+    state      TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+"#;
+
+pub(crate) struct Sqlite {
+    conn: Connection,
+    locks: PathBuf,
+}
+
+impl Sqlite {
+    /// Opens (creating it if needed) `dir/sessions.db`; locks live in `dir/locks/`.
+    pub(crate) fn open(dir: &Path) -> Result<Sqlite> {
+        std::fs::create_dir_all(dir)
+            .map_err(|err| StoreError::Io(format!("cannot create {}: {err}", dir.display())))?;
+        let path = dir.join(DB_FILE);
+        let mut conn = Connection::open(&path)?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Invalid(format!("{} cannot use WAL mode (got {mode})", path.display())));
+        }
+        conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+        // The last connection's close would fold the WAL into the database
+        // and fsync it, at the end of every `amplifier run`. The WAL is as
+        // durable; SQLite folds it in as it grows (every 1,000 pages), and
+        // `session cleanup` truncates it.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema { location: path.display().to_string(), found: version });
+        }
+        if version < SCHEMA_VERSION {
+            // Two processes may create the schema at once: the immediate
+            // transaction serialises them, and the statements are idempotent.
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            tx.execute_batch(SCHEMA)?;
+            let has_agent: bool = tx.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('sessions') WHERE name = 'agent'",
+                [],
+                |row| row.get(0),
+            )?;
+            if !has_agent {
+                tx.execute_batch("ALTER TABLE sessions ADD COLUMN agent TEXT")?;
+            }
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            tx.commit()?;
+        }
+        Ok(Sqlite { conn, locks: dir.join("locks") })
+    }
+}
+
+impl Backend for Sqlite {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn transaction(&self, work: &mut Work<'_>) -> Result<()> {
+        // Immediate: the write lock is taken at the start, so a read inside
+        // the transaction never has to be retried as a write.
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        work(&mut Lite(&tx))?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn run(&self, work: &mut Work<'_>) -> Result<()> {
+        work(&mut Lite(&self.conn))
+    }
+
+    fn lock_session(&self, session_id: &str) -> Result<SessionLock> {
+        SessionLock::file(&self.locks, session_id)
+    }
+
+    fn is_locked(&self, session_id: &str) -> Result<bool> {
+        match self.lock_session(session_id) {
+            Ok(_) => Ok(false),
+            Err(StoreError::Locked { .. }) => Ok(true),
+            Err(err) => Err(err),
+        }
+    }
+
+    fn reclaim(&self) -> Result<()> {
+        // Fold the WAL into the database file and truncate it.
+        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    fn integrity_check(&self) -> Result<String> {
+        Ok(self.conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?)
+    }
+
+    fn journal_mode(&self) -> Result<Option<String>> {
+        Ok(Some(self.conn.query_row("PRAGMA journal_mode", [], |row| row.get(0))?))
+    }
+}
+
+struct Lite<'c>(&'c Connection);
+
+impl Sql for Lite<'_> {
+    fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64> {
+        let changed = self.0.prepare_cached(sql)?.execute(rusqlite::params_from_iter(args))?;
+        Ok(changed as u64)
+    }
+
+    fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>> {
+        let mut stmt = self.0.prepare_cached(sql)?;
+        let columns = stmt.column_count();
+        let rows = stmt.query_map(rusqlite::params_from_iter(args), |row| {
+            (0..columns).map(|index| Ok(value(row.get_ref(index)?))).collect::<rusqlite::Result<Vec<Val>>>().map(Row)
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+fn value(value: ValueRef<'_>) -> Val {
+    match value {
+        ValueRef::Null => Val::Null,
+        ValueRef::Integer(int) => Val::Int(int),
+        ValueRef::Real(real) => Val::Text(real.to_string()),
+        ValueRef::Text(text) | ValueRef::Blob(text) => Val::Text(String::from_utf8_lossy(text).into_owned()),
+    }
+}
+
+impl rusqlite::ToSql for Arg<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match *self {
+            Arg::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Arg::Int(int) => ToSqlOutput::Borrowed(ValueRef::Integer(int)),
+            Arg::Text(text) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
+        })
+    }
+}
