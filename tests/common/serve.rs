@@ -39,6 +39,26 @@ pub struct Server {
     pub addr: String,
 }
 
+impl Server {
+    /// Sends the server SIGTERM.
+    pub fn terminate(&self) {
+        let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the server to exit, at most `timeout`.
+    pub fn wait_exit(&mut self, timeout: std::time::Duration) -> std::process::ExitStatus {
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(started.elapsed() < timeout, "the server did not exit within {timeout:?}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -17,13 +17,24 @@
 //!   question the thread's run waits for (its state's `pendingHitl`) and
 //!   streams the resumed run, as `POST /v1/runs` does.
 //!
-//! One run per thread at a time (409 otherwise) and `--max-runs` runs at once
-//! (503 otherwise). A run nobody reads for `--resume-window` seconds is
-//! cancelled: its client left and did not come back.
+//! One run per thread at a time (409 otherwise), across every `serve` of
+//! one store: a run holds its thread's lock in the session store (see
+//! `amplifier_store::SessionLock`), so a second worker on the same
+//! PostgreSQL, or a second process on the same SQLite, refuses the thread
+//! too. `--max-runs` runs at once (503 otherwise). A run nobody reads for
+//! `--resume-window` seconds is cancelled: its client left and did not
+//! come back.
+//!
+//! SIGTERM (or Ctrl-C) shuts the server down gracefully: it stops
+//! accepting connections, refuses new runs on open ones (503), lets the
+//! running ones finish for `--shutdown-grace` seconds, cancels what is left,
+//! waits for clients to read the last frames, and exits 0. A second signal
+//! exits at once.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -38,6 +49,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use clap::Args;
 use serde_json::{json, Value};
+use tokio::sync::watch;
 
 use crate::error::{CliError, CliResult};
 use crate::hosting::{self, Flags};
@@ -73,7 +85,15 @@ pub struct ServeArgs {
     /// `Last-Event-ID`) before the run is cancelled.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     resume_window: u64,
+    /// Seconds running runs get to finish after SIGTERM (or Ctrl-C) before
+    /// they are cancelled and the server exits.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    shutdown_grace: u64,
 }
+
+/// After the runs ended, how long clients get to read their last frames
+/// before the process exits.
+const READ_OUT: Duration = Duration::from_secs(5);
 
 /// The largest run request body.
 const MAX_BODY: usize = 1 << 20;
@@ -89,14 +109,20 @@ struct App {
     resume_window: Duration,
     /// The runs in progress, by thread.
     live: Mutex<HashMap<String, LiveRun>>,
+    max_runs: u32,
     permits: Arc<tokio::sync::Semaphore>,
+    /// Set on SIGTERM: no new run starts.
+    draining: AtomicBool,
 }
 
 /// A run in progress: the request that started it, which an EventSource
-/// sends again when it reconnects, and its frames.
+/// sends again when it reconnects, its frames, and its cancellation once
+/// its session exists.
 struct LiveRun {
     request: axum::body::Bytes,
     feed: Arc<Feed>,
+    mapper: Arc<Mapper>,
+    cancellation: watch::Receiver<Option<CancellationToken>>,
 }
 
 pub fn serve(args: ServeArgs) -> CliResult {
@@ -107,14 +133,18 @@ pub fn serve(args: ServeArgs) -> CliResult {
     let runtime = hosting::runtime()?;
     // Served runs are not kept as sessions, and do not write amplifier.lock.
     let host = hosting::open(&plan, hosting::options(Flags::default(), false)?)?;
+    let max_runs = u32::try_from(args.max_runs.max(1)).unwrap_or(u32::MAX >> 3);
     let app = Arc::new(App {
         host,
         heartbeat: Duration::from_secs(args.heartbeat.max(1)),
         read_timeout: Duration::from_secs(args.read_timeout.max(1)),
         resume_window: Duration::from_secs(args.resume_window),
         live: Mutex::default(),
-        permits: Arc::new(tokio::sync::Semaphore::new(args.max_runs.max(1))),
+        max_runs,
+        permits: Arc::new(tokio::sync::Semaphore::new(max_runs as usize)),
+        draining: AtomicBool::new(false),
     });
+    let grace = Duration::from_secs(args.shutdown_grace);
     runtime.block_on(async move {
         // Build the plan's plugins (the agents' too) before taking requests.
         app.host.prepare_all().await;
@@ -135,12 +165,56 @@ pub fn serve(args: ServeArgs) -> CliResult {
             .route("/v1/runs/{thread}", get(get_run))
             .route("/v1/runs/{thread}/graph", get(get_graph))
             .route("/v1/runs/{thread}/hitl", post(answer_hitl))
-            .with_state(app)
+            .with_state(app.clone())
             .layer(axum::middleware::from_fn_with_state(door, door::guard));
-        door::serve(listener, router, read_timeout)
+        door::serve(listener, router, read_timeout, stop_requested())
             .await
-            .map_err(|err| CliError::failed(format!("the server stopped: {err}")))
+            .map_err(|err| CliError::failed(format!("the server stopped: {err}")))?;
+        // Ctrl-C always works: a second signal ends the wait.
+        tokio::select! {
+            () = drain(&app, grace) => Ok(()),
+            () = stop_requested() => Err(CliError::failed("stopped by a second signal; the runs in progress were dropped")),
+        }
     })
+}
+
+/// Resolves on SIGTERM or SIGINT.
+async fn stop_requested() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+        // No signal handling: the server runs until it is killed.
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}
+
+/// The graceful end: no new run; the running ones get `grace` to finish,
+/// then are cancelled; their clients get [`READ_OUT`] to read the rest.
+async fn drain(app: &App, grace: Duration) {
+    app.draining.store(true, Ordering::SeqCst);
+    let running = app.live.lock().expect("live lock").len();
+    eprintln!("shutting down: {running} run(s) in progress get {}s to finish", grace.as_secs());
+    // Every permit back: every run ended and its clients read it out.
+    let all_done = || app.permits.acquire_many(app.max_runs);
+    if tokio::time::timeout(grace, all_done()).await.is_err() {
+        {
+            let live = app.live.lock().expect("live lock");
+            eprintln!("shutting down: cancelling {} run(s) still in progress", live.len());
+            for run in live.values() {
+                if let Some(token) = run.cancellation.borrow().as_ref() {
+                    run.feed.send(run.mapper.warning("this server is shutting down: the run is cancelled"));
+                    token.request_immediate();
+                }
+            }
+        }
+        if tokio::time::timeout(grace.max(READ_OUT), all_done()).await.is_err() {
+            eprintln!("shutting down: some runs did not end; exiting anyway");
+        }
+    }
+    eprintln!("stopped");
 }
 
 /// Whose thread this is (`userId`, checked by [`validate`]).
@@ -169,7 +243,7 @@ async fn start_run(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) 
         Ok(valid) => valid,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
-    launch(app, request, thread, body)
+    launch(app, request, thread, body).await
 }
 
 /// A person's answer to the question the thread's run waits for: the run
@@ -212,12 +286,12 @@ async fn answer_hitl(
     if let Some(user) = field("userId").filter(|user| amplifier_protocol::runs::valid_id(user)) {
         request.insert("userId".into(), json!(user));
     }
-    launch(app, request, thread, body)
+    launch(app, request, thread, body).await
 }
 
 /// Starts a run of `request` on `thread` and answers its stream; `body`
 /// is what a reconnecting EventSource will post again.
-fn launch(
+async fn launch(
     app: Arc<App>,
     mut request: serde_json::Map<String, Value>,
     thread: String,
@@ -229,19 +303,37 @@ fn launch(
     };
     let feed = Feed::new(correlation.clone());
     let reader = feed.reader(0).expect("a new feed has frame 0");
+    let mapper = Arc::new(Mapper::new(correlation));
+    let (cancellation, mut cancellation_set) = watch::channel(None::<CancellationToken>);
     // Checked and registered under one lock: two requests for a thread can't both start.
     let permit = {
         let mut live = app.live.lock().expect("live lock");
+        if app.draining.load(Ordering::SeqCst) {
+            return error(StatusCode::SERVICE_UNAVAILABLE, "this server is shutting down; try another");
+        }
         if live.contains_key(&thread) {
             return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
         }
         let Ok(permit) = app.permits.clone().try_acquire_owned() else {
             return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
         };
-        live.insert(thread.clone(), LiveRun { request: body, feed: feed.clone() });
+        let run = LiveRun {
+            request: body,
+            feed: feed.clone(),
+            mapper: mapper.clone(),
+            cancellation: cancellation_set.clone(),
+        };
+        live.insert(thread.clone(), run);
         permit
     };
-    let mapper = Arc::new(Mapper::new(correlation));
+    // The thread's lock in the store: other workers of the store refuse it too.
+    let thread_lock = match lock_thread(&app, &thread).await {
+        Ok(lock) => lock,
+        Err(response) => {
+            app.live.lock().expect("live lock").remove(&thread);
+            return response;
+        }
+    };
     let prompt = Value::Object(request.clone()).to_string();
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
     // Runs of one thread are one conversation: a routing orchestrator's
@@ -252,7 +344,6 @@ fn launch(
     let builder = app.host.session().approval(approval).conversation(conversation.clone());
     let run_app = app.clone();
     tokio::spawn(async move {
-        let (cancellation, mut cancellation_set) = tokio::sync::watch::channel(None::<CancellationToken>);
         let beating = tokio::spawn({
             let (feed, every) = (feed.clone(), run_app.heartbeat);
             async move { feed.beat(every).await }
@@ -279,10 +370,33 @@ fn launch(
         // The thread is free before its stream ends: a client that posts
         // again as soon as it read `complete` is not refused.
         run_app.live.lock().expect("live lock").remove(&thread);
-        drop(permit);
+        drop(thread_lock);
         feed.close();
+        if run_app.draining.load(Ordering::SeqCst) {
+            // The process is about to exit: its clients read the last frames first.
+            let _ = tokio::time::timeout(READ_OUT, feed.read_out()).await;
+        }
+        drop(permit);
     });
     sse_response(reader)
+}
+
+/// Takes the thread's lock in the session store, or answers why not.
+async fn lock_thread(app: &Arc<App>, thread: &str) -> Result<amplifier_store::SessionLock, Response> {
+    let (host, name) = (app.host.clone(), format!("thread-{thread}"));
+    // The store's calls block: off the async workers.
+    match tokio::task::spawn_blocking(move || host.lock_run(&name)).await {
+        Ok(Ok(lock)) => Ok(lock),
+        Ok(Err(amplifier_host::RecordingError::Store(amplifier_store::StoreError::Locked { pid, .. }))) => {
+            let holder = pid.map_or_else(String::new, |pid| format!(" (pid {pid})"));
+            Err(error(
+                StatusCode::CONFLICT,
+                format!("thread `{thread}` already has a run in progress on another worker{holder}"),
+            ))
+        }
+        Ok(Err(err)) => Err(error(StatusCode::SERVICE_UNAVAILABLE, format!("cannot lock the thread: {err}"))),
+        Err(err) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot lock the thread: {err}"))),
+    }
 }
 
 /// An EventSource reconnecting: the live run it was reading, from the
@@ -343,7 +457,7 @@ async fn run_state(app: &Arc<App>, thread: &str) -> Result<Value, Response> {
     if !amplifier_protocol::runs::valid_id(thread) {
         return Err(error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id")));
     }
-    // SQLite blocks: off the async workers.
+    // The store's calls block: off the async workers.
     let (app, id) = (app.clone(), thread.to_owned());
     match tokio::task::spawn_blocking(move || app.host.run_state(&id)).await {
         Ok(Ok(Some(state))) => Ok(state),

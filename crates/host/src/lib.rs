@@ -170,6 +170,13 @@ impl Host {
         self.0.bundle.as_deref()
     }
 
+    /// Takes a named run's lock in the session store (`serve`'s threads):
+    /// held while the returned lock lives, by one process of all that share
+    /// the store.
+    pub fn lock_run(&self, name: &str) -> Result<SessionLock, RecordingError> {
+        Ok(self.0.options.store.open()?.lock_session(name)?)
+    }
+
     /// A thread's run state as its orchestrator last saved it (`runs.save`).
     pub fn run_state(&self, thread: &str) -> Result<Option<serde_json::Value>, RecordingError> {
         Ok(runs::load(&self.0.options.store.open()?, thread)?)

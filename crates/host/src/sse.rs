@@ -236,6 +236,11 @@ impl Mapper {
         ]
     }
 
+    /// A `warning` frame of the front end's own (a server shutting down).
+    pub fn warning(&self, message: &str) -> Frame {
+        self.frame("warning", json!({"message": message}))
+    }
+
     /// The closing frame of a failed run: what the orchestrator told its
     /// caller, if it did, with the error itself in `data.cause`.
     pub fn fail(&self, cause: &str) -> Frame {

@@ -162,10 +162,23 @@ pub async fn read_body(body: Body, limit: usize, timeout: Duration) -> Result<ax
 
 /// Serves `router` on `listener`, HTTP/1.1, each connection on a task of
 /// its own, with its client's address in the request extensions; a client
-/// whose request headers take longer than `read_timeout` is dropped.
-pub async fn serve(listener: tokio::net::TcpListener, router: Router, read_timeout: Duration) -> std::io::Result<()> {
+/// whose request headers take longer than `read_timeout` is dropped. When
+/// `stop` resolves, the listener closes (new clients are refused) and this
+/// returns; open connections go on.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    read_timeout: Duration,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    tokio::pin!(stop);
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            biased;
+            () = &mut stop => return Ok(()),
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             // Out of file descriptors and the like: the next accept may work.
             Err(err) => {

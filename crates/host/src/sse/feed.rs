@@ -110,6 +110,12 @@ impl Feed {
         }
     }
 
+    /// Resolves once no reader is left: after [`Feed::close`], once every
+    /// client read the last frame (or went away).
+    pub async fn read_out(&self) {
+        self.changes.closed().await;
+    }
+
     /// Resolves once nobody has read the feed for `grace`: the client left
     /// and did not come back.
     pub async fn abandoned(&self, grace: Duration) {
@@ -214,6 +220,24 @@ mod tests {
         tokio::task::yield_now().await;
         sender.send(frame("start"));
         assert_eq!(ids(&waiting.await.unwrap().unwrap()), [1]);
+    }
+
+    #[tokio::test]
+    async fn a_closed_feed_is_read_out_once_its_last_reader_is_done() {
+        let feed = Feed::new("run_1".into());
+        let mut reader = feed.reader(0).unwrap();
+        feed.send(frame("complete"));
+        feed.close();
+        let read_out = tokio::spawn({
+            let feed = feed.clone();
+            async move { feed.read_out().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!read_out.is_finished(), "a reader has not read the last frame");
+        assert_eq!(ids(&reader.next().await.unwrap()), [1]);
+        assert_eq!(reader.next().await, None);
+        drop(reader);
+        read_out.await.unwrap();
     }
 
     #[tokio::test]

@@ -1,0 +1,190 @@
+//! `amplifier serve` as one of several workers: a thread runs on one worker
+//! of a store at a time, and SIGTERM drains a worker gracefully.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::serve::{http, start_server_with, Server};
+use common::*;
+
+/// A plan whose run calls `sleep SECS` through tool-bash, then answers.
+fn write_sleeping_plan(dir: &Path, secs: u32) {
+    let script = format!(
+        r#"[{{tool_calls: [{{name: bash, arguments: {{command: "sleep {secs}", timeout: 120}}}}]}}, {{text: "slept"}}]"#
+    );
+    let bash = format!(
+        "  - {{module: tool-bash, source: \"{}\", config: {{working_dir: \"{}\"}}}}",
+        plugin("tool-bash"),
+        dir.display()
+    );
+    std::fs::write(dir.join("plan.yaml"), plan_yaml(&scripted(&script), &bash, "  []")).unwrap();
+}
+
+fn serve(dir: &Path, store: Option<&str>, args: &[&str]) -> Server {
+    let mut command = amplifier(dir);
+    command.env("AMPLIFIER_STATE_DIR", dir.join("state"));
+    if let Some(store) = store {
+        command.env("AMPLIFIER_STORE", store);
+    }
+    let mut all = vec!["--plan", "plan.yaml"];
+    all.extend_from_slice(args);
+    start_server_with(command, &all)
+}
+
+/// A `POST /v1/runs` whose streamed answer is read as it comes.
+struct Run {
+    reader: BufReader<TcpStream>,
+    text: String,
+}
+
+impl Run {
+    fn post(addr: &str, body: &str) -> Run {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(90))).unwrap();
+        let request = format!(
+            "POST /v1/runs HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        Run { reader: BufReader::new(stream), text: String::new() }
+    }
+
+    /// Reads until `needle` has arrived.
+    fn until(&mut self, needle: &str) {
+        while !self.text.contains(needle) {
+            let mut line = String::new();
+            let read = self.reader.read_line(&mut line).unwrap();
+            assert!(read > 0, "the stream ended before {needle:?}:\n{}", self.text);
+            self.text.push_str(&line);
+        }
+    }
+
+    /// The whole answer, once the server closed it.
+    fn finish(mut self) -> String {
+        self.reader.read_to_string(&mut self.text).unwrap();
+        self.text
+    }
+}
+
+/// One request on a kept-alive connection: (status, body). The answer must
+/// have a `content-length` (a JSON answer, not a stream).
+fn ask(reader: &mut BufReader<TcpStream>, addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    reader.get_mut().write_all(request.as_bytes()).unwrap();
+    let (mut status, mut length) = (0, 0);
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(code) = line.strip_prefix("HTTP/1.1 ") {
+            status = code[..3].parse().unwrap();
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut answer = vec![0; length];
+    reader.read_exact(&mut answer).unwrap();
+    (status, String::from_utf8(answer).unwrap())
+}
+
+#[test]
+fn sigterm_lets_the_running_run_finish_refuses_new_ones_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sleeping_plan(dir.path(), 2);
+    let mut server = serve(dir.path(), None, &[]);
+    let mut run = Run::post(&server.addr, r#"{"mode": "chat", "message": "nap", "threadId": "t1"}"#);
+    run.until("event: tool_call");
+    // A client with a connection open from before the signal.
+    let mut open = BufReader::new(TcpStream::connect(&server.addr).unwrap());
+    assert_eq!(ask(&mut open, &server.addr, "GET", "/v1/runs/none", "").0, 404);
+    server.terminate();
+    // The listener closes at once: a new client is refused.
+    let started = Instant::now();
+    while TcpStream::connect(&server.addr).is_ok() {
+        assert!(started.elapsed() < Duration::from_secs(10), "the server still accepts connections");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, answer) =
+        ask(&mut open, &server.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "more", "threadId": "t2"}"#);
+    assert_eq!(status, 503, "no new run on a connection opened before: {answer}");
+    assert!(answer.contains("shutting down"), "{answer}");
+    let text = run.finish();
+    assert!(text.contains("event: complete") && text.contains("slept"), "the run finished:\n{text}");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    let status = server.wait_exit(Duration::from_secs(30));
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_run_still_going_after_the_grace_is_cancelled_and_its_client_told() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sleeping_plan(dir.path(), 60);
+    let mut server = serve(dir.path(), None, &["--shutdown-grace", "1"]);
+    let mut run = Run::post(&server.addr, r#"{"mode": "chat", "message": "nap", "threadId": "t1"}"#);
+    run.until("event: tool_call");
+    let terminated = Instant::now();
+    server.terminate();
+    let text = run.finish();
+    let events: Vec<&str> = text.lines().filter_map(|line| line.strip_prefix("event: ")).collect();
+    assert_eq!(events.last(), Some(&"run_error"), "the run ends as a cancelled one:\n{text}");
+    assert!(text.contains("this server is shutting down: the run is cancelled"), "the client is told why:\n{text}");
+    assert_eq!(server.wait_exit(Duration::from_secs(30)).code(), Some(0));
+    assert!(terminated.elapsed() < Duration::from_secs(30), "the 60 s tool was not waited for");
+}
+
+/// Two workers on one PostgreSQL store: a thread running on one is refused
+/// by the other, and free for both once the run ended.
+#[test]
+fn a_thread_runs_on_one_worker_of_a_shared_store_at_a_time() {
+    let url = amplifier_test_postgres::database();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_sleeping_plan(dir_a.path(), 2);
+    write_sleeping_plan(dir_b.path(), 0);
+    let worker_a = serve(dir_a.path(), Some(&url), &[]);
+    let worker_b = serve(dir_b.path(), Some(&url), &[]);
+    let body = r#"{"mode": "chat", "message": "nap", "threadId": "shared-thread"}"#;
+    let mut run = Run::post(&worker_a.addr, body);
+    run.until("event: tool_call");
+
+    let (status, _, answer) = http(&worker_b.addr, "POST", "/v1/runs", body);
+    assert_eq!(status, 409, "{answer}");
+    assert!(answer.contains("already has a run in progress on another worker (pid "), "{answer}");
+    let (status, _, _) =
+        http(&worker_b.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "hi", "threadId": "other"}"#);
+    assert_eq!(status, 200, "another thread runs on worker B");
+
+    let text = run.finish();
+    assert!(text.contains("event: complete"), "{text}");
+    let (status, _, answer) = http(&worker_b.addr, "POST", "/v1/runs", body);
+    assert_eq!(status, 200, "the thread is free once its run ended: {answer}");
+    assert!(answer.contains("event: complete"), "{answer}");
+}
+
+/// Ctrl-C always works: a second signal ends the wait for running runs.
+#[test]
+fn a_second_signal_exits_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sleeping_plan(dir.path(), 60);
+    let mut server = serve(dir.path(), None, &[]);
+    let mut run = Run::post(&server.addr, r#"{"mode": "chat", "message": "nap", "threadId": "t1"}"#);
+    run.until("event: tool_call");
+    let terminated = Instant::now();
+    server.terminate();
+    std::thread::sleep(Duration::from_millis(300));
+    server.terminate();
+    assert_eq!(server.wait_exit(Duration::from_secs(20)).code(), Some(1));
+    assert!(terminated.elapsed() < Duration::from_secs(20), "the 30 s grace was not waited for");
+}
