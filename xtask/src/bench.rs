@@ -8,9 +8,11 @@
 //! workload uses `target/bench-home` as `AMPLIFIER_HOME`, so the plugin build
 //! cache survives between bench runs (the first run builds the plugins).
 //! `local-llm` (opt-in: it builds llama.cpp and pulls a 491 MB model) is in
-//! `bench/local_llm.rs`.
+//! `bench/local_llm.rs`; `serve` (opt-in: it starts PostgreSQL) in
+//! `bench/serve.rs`.
 
 mod local_llm;
+mod serve;
 
 use std::error::Error;
 use std::ffi::OsString;
@@ -43,9 +45,10 @@ pub enum Workload {
     W5,
     W6,
     LocalLlm,
+    Serve,
 }
 
-/// `W1`…`W6` and `local-llm` in any case and order; none means W1..W6.
+/// `W1`…`W6`, `local-llm` and `serve` in any case and order; none means W1..W6.
 /// Runs in that order.
 pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
     let mut chosen = Vec::new();
@@ -58,7 +61,8 @@ pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
             "W5" => Workload::W5,
             "W6" => Workload::W6,
             "LOCAL-LLM" => Workload::LocalLlm,
-            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4, W5, W6 or local-llm)")),
+            "SERVE" => Workload::Serve,
+            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4, W5, W6, local-llm or serve)")),
         });
     }
     if chosen.is_empty() {
@@ -94,7 +98,10 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
     };
     let facts = machine_facts();
     println!("{facts}");
-    if workloads.iter().any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::W6 | Workload::LocalLlm)) {
+    if workloads
+        .iter()
+        .any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::W6 | Workload::LocalLlm | Workload::Serve))
+    {
         bench.build_host()?;
     }
     let runtime = if workloads.iter().any(|w| matches!(w, Workload::W3 | Workload::W4)) {
@@ -113,6 +120,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
             (Workload::W4, Some(runtime)) => bench.w4(runtime)?,
             (Workload::W5, _) => w5()?,
             (Workload::W6, _) => bench.w6()?,
+            (Workload::Serve, _) => bench.serve()?,
             (Workload::LocalLlm, _) => {
                 let text = bench.local_llm()?;
                 Report { json: json!({"workload": "local-llm", "text": text}), text }

@@ -167,7 +167,13 @@ pub fn serve(args: ServeArgs) -> CliResult {
             .route("/v1/runs/{thread}/hitl", post(answer_hitl))
             .with_state(app.clone())
             .layer(axum::middleware::from_fn_with_state(door, door::guard));
-        door::serve(listener, router, read_timeout, stop_requested())
+        // Draining before the listener closes: a client refused a connection
+        // never finds a new run accepted on an older one.
+        let stop = async {
+            stop_requested().await;
+            app.draining.store(true, Ordering::SeqCst);
+        };
+        door::serve(listener, router, read_timeout, stop)
             .await
             .map_err(|err| CliError::failed(format!("the server stopped: {err}")))?;
         // Ctrl-C always works: a second signal ends the wait.

@@ -174,7 +174,7 @@ impl Host {
     /// held while the returned lock lives, by one process of all that share
     /// the store.
     pub fn lock_run(&self, name: &str) -> Result<SessionLock, RecordingError> {
-        Ok(self.0.options.store.open()?.lock_session(name)?)
+        Ok(self.0.options.store.location().lock(name)?)
     }
 
     /// A thread's run state as its orchestrator last saved it (`runs.save`).

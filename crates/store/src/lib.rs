@@ -241,6 +241,16 @@ impl Location {
     }
 }
 
+impl Location {
+    /// Takes a session's lock without opening the store (see [`SessionLock`]).
+    pub fn lock(&self, session_id: &str) -> Result<SessionLock> {
+        match self {
+            Location::Sqlite(dir) => SessionLock::file(&dir.join("locks"), session_id),
+            Location::Postgres(url) => postgres::lock(url, session_id),
+        }
+    }
+}
+
 impl std::fmt::Display for Location {
     /// The database, never with a password.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

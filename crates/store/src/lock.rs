@@ -4,9 +4,9 @@
 //! - SQLite: an exclusive advisory lock (`flock`) on `locks/<session-id>.lock`
 //!   beside the database, released by the kernel when the process dies. The
 //!   holder writes its pid into the file so a refused process can name it.
-//! - PostgreSQL: a session-level advisory lock on a connection of its own,
-//!   released by the server when that connection closes (see
-//!   [`crate::postgres`]), so it holds across machines.
+//! - PostgreSQL: a session-level advisory lock on the process's lock
+//!   connection, released on drop, or by the server when that connection
+//!   closes (see [`crate::postgres`]), so it holds across machines.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -27,7 +27,7 @@ enum Held {
         file: File,
         path: PathBuf,
     },
-    /// Held for its drop: closing the connection releases the lock.
+    /// Held for its drop, which releases the lock.
     Postgres(#[allow(dead_code)] Box<PgLock>),
 }
 

@@ -10,16 +10,25 @@
 //! - **Schema.** Versioned migrations, in `amplifier_schema`, applied at open
 //!   inside one transaction under a transaction-level advisory lock, so
 //!   workers starting together migrate once.
-//! - **Session locks.** `pg_try_advisory_lock` on a connection opened for
-//!   the lock; the server releases it when that connection ends, a killed
-//!   process's included. The connection's `application_name` carries the
-//!   holder's pid, which a refused process reads from `pg_stat_activity`.
+//! - **Session locks.** Session-level advisory locks (`pg_try_advisory_lock`)
+//!   on one connection per process and database ([`Locker`]), so a worker
+//!   running a thousand runs holds a thousand locks on one connection, not
+//!   a thousand connections. The server releases them all when that
+//!   connection ends, a killed process's included. Advisory locks are
+//!   reentrant on their connection, so the process keeps its own set of what
+//!   it holds and refuses a second lock of a session itself. The
+//!   connection's `application_name` carries the holder's pid, which a
+//!   refused process reads from `pg_stat_activity`.
+//! - **One pool per database.** A process borrows a connection of its pool
+//!   for each call (at most 16 open, besides the lock connection), so a
+//!   worker running a thousand sessions does not open a thousand
+//!   connections. It checks the database's schema on its first connection.
 //! - **Secrets.** A URL's password never reaches a message: [`redact`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::str::FromStr;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
@@ -145,29 +154,113 @@ impl Drop for Conn {
     }
 }
 
-/// A PostgreSQL store: one connection, its prepared statements cached.
+/// A PostgreSQL store: each call borrows a connection of the process's
+/// [`Pool`] for its database, so a process opens at most [`POOL_MAX`]
+/// connections to it however many sessions it runs.
 pub(crate) struct Postgres {
     url: String,
-    inner: Mutex<Inner>,
+    pool: Arc<Pool>,
 }
 
-struct Inner {
+/// Connections a process keeps to one database (besides its lock
+/// connection): calls beyond wait for one to be free. Calls are short.
+const POOL_MAX: usize = 16;
+
+/// A connection with its prepared statements.
+struct Pooled {
     conn: Conn,
     statements: HashMap<String, Statement>,
 }
 
+struct Pool {
+    url: String,
+    state: Mutex<PoolState>,
+    freed: Condvar,
+}
+
+struct PoolState {
+    idle: Vec<Pooled>,
+    /// Idle and lent out.
+    open: usize,
+    /// The schema was checked (once per process and database).
+    migrated: bool,
+}
+
+impl Pool {
+    fn of(url: &str) -> Arc<Pool> {
+        static POOLS: Mutex<Vec<Arc<Pool>>> = Mutex::new(Vec::new());
+        let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(pool) = pools.iter().find(|pool| pool.url == url) {
+            return pool.clone();
+        }
+        let state = PoolState { idle: Vec::new(), open: 0, migrated: false };
+        let pool = Arc::new(Pool { url: url.to_owned(), state: Mutex::new(state), freed: Condvar::new() });
+        pools.push(pool.clone());
+        pool
+    }
+
+    /// An idle connection, a new one while fewer than [`POOL_MAX`] are
+    /// open, or the next one given back.
+    fn take(&self) -> Result<Pooled> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(mut pooled) = state.idle.pop() {
+                if !pooled.conn.client().is_closed() {
+                    return Ok(pooled);
+                }
+                state.open -= 1;
+                continue;
+            }
+            if state.open < POOL_MAX {
+                state.open += 1;
+                let migrated = state.migrated;
+                drop(state);
+                return self.open(migrated).inspect_err(|_| {
+                    self.state.lock().unwrap_or_else(PoisonError::into_inner).open -= 1;
+                    self.freed.notify_one();
+                });
+            }
+            state = self.freed.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn open(&self, migrated: bool) -> Result<Pooled> {
+        let mut conn = Conn::connect(&self.url, "amplifier")?;
+        if !migrated {
+            migrate(conn.client(), &self.url)?;
+            self.state.lock().unwrap_or_else(PoisonError::into_inner).migrated = true;
+        }
+        Ok(Pooled { conn, statements: HashMap::new() })
+    }
+
+    fn give(&self, mut pooled: Pooled) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if pooled.conn.client().is_closed() {
+            state.open -= 1;
+        } else {
+            state.idle.push(pooled);
+        }
+        drop(state);
+        self.freed.notify_one();
+    }
+}
+
 impl Postgres {
+    /// The store at `url`; its schema is checked (and migrated) on the
+    /// process's first connection to it.
     pub(crate) fn connect(url: &str) -> Result<Postgres> {
-        let mut conn = Conn::connect(url, "amplifier")?;
-        migrate(conn.client(), url)?;
-        Ok(Postgres { url: url.to_owned(), inner: Mutex::new(Inner { conn, statements: HashMap::new() }) })
+        let pool = Pool::of(url);
+        // Connect now: a wrong URL or a newer schema is an error at open.
+        let pooled = pool.take()?;
+        pool.give(pooled);
+        Ok(Postgres { url: url.to_owned(), pool })
     }
 
     fn with(&self, transaction: bool, work: &mut Work<'_>) -> Result<()> {
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let Inner { conn, statements } = &mut *inner;
+        let mut pooled = self.pool.take()?;
+        let Pooled { conn, statements } = &mut pooled;
         let client = conn.client();
-        off_runtime(|| {
+        let result = off_runtime(|| {
             if transaction {
                 let mut tx = client.transaction()?;
                 work(&mut Pg { client: &mut tx, statements })?;
@@ -176,7 +269,9 @@ impl Postgres {
             } else {
                 work(&mut Pg { client, statements })
             }
-        })
+        });
+        self.pool.give(pooled);
+        result
     }
 }
 
@@ -221,17 +316,7 @@ impl Backend for Postgres {
     }
 
     fn lock_session(&self, session_id: &str) -> Result<SessionLock> {
-        check_id(session_id)?;
-        let mut conn = Conn::connect(&self.url, &format!("{LOCK_APP}{}", std::process::id()))?;
-        let client = conn.client();
-        let taken: bool = off_runtime(|| {
-            client.query_one(&format!("SELECT pg_try_advisory_lock({LOCK_KEY})"), &[&session_id]).map(|row| row.get(0))
-        })?;
-        if taken {
-            return Ok(SessionLock::postgres(PgLock { _conn: Mutex::new(conn) }));
-        }
-        drop(conn);
-        Err(StoreError::Locked { session: session_id.to_owned(), pid: self.holder(session_id)? })
+        lock(&self.url, session_id)
     }
 
     fn is_locked(&self, session_id: &str) -> Result<bool> {
@@ -263,39 +348,117 @@ impl Backend for Postgres {
 }
 
 impl Postgres {
-    /// The `application_name` of the connection holding the session's lock,
-    /// when one does.
     fn holder_row(&self, session_id: &str) -> Result<Option<String>> {
         let mut holder = None;
-        let sql = format!(
-            "SELECT COALESCE(a.application_name, '') FROM pg_locks l
-             JOIN pg_stat_activity a ON a.pid = l.pid
-             WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-               AND ((l.classid::bigint << 32) | l.objid::bigint) = {LOCK_KEY}",
-        );
-        let sql = sql.replace("$1", "?1");
         self.run(&mut |db| {
-            holder = db.query_row(&sql, &[Arg::Text(session_id)])?.map(|row| row.text(0)).transpose()?;
+            holder = holder_query(db, session_id)?;
             Ok(())
         })?;
         Ok(holder)
     }
+}
 
-    fn holder(&self, session_id: &str) -> Result<Option<u32>> {
-        Ok(self.holder_row(session_id)?.and_then(|app| app.strip_prefix(LOCK_APP).and_then(|pid| pid.parse().ok())))
+/// The `application_name` of the connection holding the session's lock,
+/// when one does.
+fn holder_query(db: &mut dyn Sql, session_id: &str) -> Result<Option<String>> {
+    let sql = format!(
+        "SELECT COALESCE(a.application_name, '') FROM pg_locks l
+         JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND ((l.classid::bigint << 32) | l.objid::bigint) = {}",
+        LOCK_KEY.replace("$1", "?1")
+    );
+    db.query_row(&sql, &[Arg::Text(session_id)])?.map(|row| row.text(0)).transpose()
+}
+
+/// The pid of the process holding the session's lock, asked on the
+/// process's lock connection.
+fn holder(url: &str, session_id: &str) -> Result<Option<u32>> {
+    let locker = Locker::of(url)?;
+    let mut conn = locker.conn.lock().unwrap_or_else(PoisonError::into_inner);
+    let client = conn.client();
+    let mut statements = HashMap::new();
+    let app = off_runtime(|| holder_query(&mut Pg { client, statements: &mut statements }, session_id))?;
+    Ok(app.and_then(|app| app.strip_prefix(LOCK_APP).and_then(|pid| pid.parse().ok())))
+}
+
+/// Takes a session's lock in the database at `url`.
+pub(crate) fn lock(url: &str, session_id: &str) -> Result<SessionLock> {
+    check_id(session_id)?;
+    let locker = Locker::of(url)?;
+    if locker.try_lock(session_id)? {
+        return Ok(SessionLock::postgres(PgLock { locker, session: session_id.to_owned() }));
+    }
+    Err(StoreError::Locked { session: session_id.to_owned(), pid: holder(url, session_id)? })
+}
+
+/// The connection a process holds its session locks of one database on.
+pub(crate) struct Locker {
+    conn: Mutex<Conn>,
+    /// The sessions this process holds (the server would grant this
+    /// connection a lock it already has).
+    held: Mutex<HashSet<String>>,
+}
+
+impl Locker {
+    /// The process's locker for `url`, connected on first use (again after
+    /// its connection failed).
+    fn of(url: &str) -> Result<Arc<Locker>> {
+        static LOCKERS: Mutex<Vec<(String, Arc<Locker>)>> = Mutex::new(Vec::new());
+        let mut lockers = LOCKERS.lock().unwrap_or_else(PoisonError::into_inner);
+        lockers.retain(|(_, locker)| !locker.conn.lock().unwrap_or_else(PoisonError::into_inner).client().is_closed());
+        if let Some((_, locker)) = lockers.iter().find(|(known, _)| known == url) {
+            return Ok(locker.clone());
+        }
+        let conn = Conn::connect(url, &format!("{LOCK_APP}{}", std::process::id()))?;
+        let locker = Arc::new(Locker { conn: Mutex::new(conn), held: Mutex::default() });
+        lockers.push((url.to_owned(), locker.clone()));
+        Ok(locker)
+    }
+
+    fn try_lock(&self, session_id: &str) -> Result<bool> {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.contains(session_id) {
+            return Ok(false);
+        }
+        let mut conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+        let client = conn.client();
+        let taken: bool = off_runtime(|| {
+            client.query_one(&format!("SELECT pg_try_advisory_lock({LOCK_KEY})"), &[&session_id]).map(|row| row.get(0))
+        })?;
+        if taken {
+            held.insert(session_id.to_owned());
+        }
+        Ok(taken)
+    }
+
+    fn unlock(&self, session_id: &str) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if !held.remove(session_id) {
+            return;
+        }
+        let mut conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+        let client = conn.client();
+        // A failed unlock means a closed connection: the server let go already.
+        let _ = off_runtime(|| client.query_one(&format!("SELECT pg_advisory_unlock({LOCK_KEY})"), &[&session_id]));
     }
 }
 
-/// A session lock held in the server: its own connection, closed on drop.
-/// (In a mutex only to be `Sync`, as the file lock is: nothing uses it.)
-#[derive(Debug)]
+/// A session lock held in the server, on its process's [`Locker`].
 pub(crate) struct PgLock {
-    _conn: Mutex<Conn>,
+    locker: Arc<Locker>,
+    session: String,
 }
 
-impl std::fmt::Debug for Conn {
+impl Drop for PgLock {
+    fn drop(&mut self) {
+        self.locker.unlock(&self.session);
+    }
+}
+
+impl std::fmt::Debug for PgLock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Conn")
+        write!(f, "PgLock({})", self.session)
     }
 }
 

@@ -663,7 +663,7 @@ fn a_location_is_a_postgres_url_or_a_sqlite_directory() {
 }
 
 #[test]
-fn postgres_refuses_a_newer_schema_and_migrates_once_when_workers_start_together() {
+fn postgres_workers_starting_together_migrate_once() {
     let backing = Backing::postgres();
     std::thread::scope(|scope| {
         let opens: Vec<_> = (0..4).map(|_| scope.spawn(|| backing.open())).collect();
@@ -671,7 +671,21 @@ fn postgres_refuses_a_newer_schema_and_migrates_once_when_workers_start_together
             open.join().unwrap();
         }
     });
-    backing.raw("", "INSERT INTO amplifier_schema (version, applied_ms) VALUES (99, 0)");
+    let Location::Postgres(url) = &backing.location else { unreachable!() };
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let versions: i64 = admin.query_one("SELECT count(*) FROM amplifier_schema", &[]).unwrap().get(0);
+    assert_eq!(versions, 1, "one migration recorded once");
+}
+
+/// A process checks the schema when it first connects to a database.
+#[test]
+fn postgres_refuses_a_database_a_newer_amplifier_wrote() {
+    let backing = Backing::postgres();
+    backing.raw(
+        "",
+        "CREATE TABLE amplifier_schema (version BIGINT NOT NULL, applied_ms BIGINT NOT NULL);
+         INSERT INTO amplifier_schema (version, applied_ms) VALUES (99, 0);",
+    );
     let err = Store::connect(&backing.location, backing.dir.path()).err().unwrap();
     assert!(matches!(err, StoreError::NewerSchema { found: 99, .. }), "{err}");
     assert!(err.to_string().contains("schema 99"), "{err}");
@@ -730,4 +744,56 @@ fn a_store_is_copied_into_another_whole_and_only_once() {
     let again = source.copy_into(&target).unwrap();
     assert_eq!((again.sessions, again.sessions_skipped, again.agent_messages, again.run_states), (0, 2, 0, 0));
     assert_eq!(target.messages("s1").unwrap().len(), 2, "nothing is copied twice");
+}
+
+/// A worker holding many sessions holds them on one connection, and gives
+/// each back when its lock is dropped.
+#[test]
+fn postgres_locks_of_one_process_share_one_connection() {
+    let backing = Backing::postgres();
+    let store = backing.open();
+    let locks: Vec<_> = (0..50).map(|i| store.lock_session(&format!("s{i}")).unwrap()).collect();
+    let Location::Postgres(url) = &backing.location else { unreachable!() };
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let connections: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
+            &[&format!("amplifier-lock pid={}", std::process::id())],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(connections, 1);
+    assert!(store.is_locked("s7"));
+    drop(locks);
+    assert!(!store.is_locked("s7"), "a dropped lock is given back at once");
+    let _again = backing.open().lock_session("s7").unwrap();
+}
+
+/// However many stores a process opens on one database, it keeps a pool
+/// of at most 16 connections to it.
+#[test]
+fn postgres_stores_of_one_process_share_a_bounded_pool() {
+    let backing = Backing::postgres();
+    setup_shared(&backing, &[]);
+    let mut stores: Vec<Store> = (0..40).map(|_| backing.open()).collect();
+    std::thread::scope(|scope| {
+        for (i, store) in stores.iter_mut().enumerate() {
+            scope.spawn(move || {
+                let id = format!("pooled-{i}");
+                store.create_session(&new_session(&id, "/w")).unwrap();
+                write(store, &id, 1, 0, &messages(1, &["q", "a"]), &[event("e", json!({}))]);
+            });
+        }
+    });
+    let Location::Postgres(url) = &backing.location else { unreachable!() };
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let open: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'amplifier'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!((1..=16).contains(&open), "{open} connections for 40 stores");
+    assert_eq!(backing.open().list(&ListFilter::default()).unwrap().len(), 41);
 }
