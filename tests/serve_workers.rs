@@ -1,5 +1,6 @@
 //! `amplifier serve` as one of several workers: a thread runs on one worker
-//! of a store at a time, and SIGTERM drains a worker gracefully.
+//! of a store at a time, its frames can be read from any worker, and
+//! SIGTERM drains a worker gracefully.
 
 mod common;
 
@@ -8,7 +9,7 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::serve::{http, start_server_with, Server};
+use common::serve::{exchange, http, parse_sse, start_server_with, Frame, Server};
 use common::*;
 
 /// A plan whose run calls `sleep SECS` through tool-bash, then answers.
@@ -51,6 +52,14 @@ impl Run {
         );
         stream.write_all(request.as_bytes()).unwrap();
         Run { reader: BufReader::new(stream), text: String::new() }
+    }
+
+    /// A run of [`write_sleeping_plan`]'s plan on `thread`, read until its
+    /// tool call: from here on it naps.
+    fn napping(addr: &str, thread: &str) -> Run {
+        let mut run = Run::post(addr, &format!(r#"{{"mode": "chat", "message": "nap", "threadId": "{thread}"}}"#));
+        run.until("event: tool_call");
+        run
     }
 
     /// Reads until `needle` has arrived.
@@ -105,8 +114,7 @@ fn sigterm_lets_the_running_run_finish_refuses_new_ones_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     write_sleeping_plan(dir.path(), 2);
     let mut server = serve(dir.path(), None, &[]);
-    let mut run = Run::post(&server.addr, r#"{"mode": "chat", "message": "nap", "threadId": "t1"}"#);
-    run.until("event: tool_call");
+    let run = Run::napping(&server.addr, "t1");
     // A client with a connection open from before the signal.
     let mut open = BufReader::new(TcpStream::connect(&server.addr).unwrap());
     assert_eq!(ask(&mut open, &server.addr, "GET", "/v1/runs/none", "").0, 404);
@@ -133,8 +141,7 @@ fn a_run_still_going_after_the_grace_is_cancelled_and_its_client_told() {
     let dir = tempfile::tempdir().unwrap();
     write_sleeping_plan(dir.path(), 60);
     let mut server = serve(dir.path(), None, &["--shutdown-grace", "1"]);
-    let mut run = Run::post(&server.addr, r#"{"mode": "chat", "message": "nap", "threadId": "t1"}"#);
-    run.until("event: tool_call");
+    let run = Run::napping(&server.addr, "t1");
     let terminated = Instant::now();
     server.terminate();
     let text = run.finish();
@@ -156,8 +163,7 @@ fn a_thread_runs_on_one_worker_of_a_shared_store_at_a_time() {
     let worker_a = serve(dir_a.path(), Some(&url), &[]);
     let worker_b = serve(dir_b.path(), Some(&url), &[]);
     let body = r#"{"mode": "chat", "message": "nap", "threadId": "shared-thread"}"#;
-    let mut run = Run::post(&worker_a.addr, body);
-    run.until("event: tool_call");
+    let run = Run::napping(&worker_a.addr, "shared-thread");
 
     let (status, _, answer) = http(&worker_b.addr, "POST", "/v1/runs", body);
     assert_eq!(status, 409, "{answer}");
@@ -179,12 +185,104 @@ fn a_second_signal_exits_at_once() {
     let dir = tempfile::tempdir().unwrap();
     write_sleeping_plan(dir.path(), 60);
     let mut server = serve(dir.path(), None, &[]);
-    let mut run = Run::post(&server.addr, r#"{"mode": "chat", "message": "nap", "threadId": "t1"}"#);
-    run.until("event: tool_call");
+    let _run = Run::napping(&server.addr, "t1");
     let terminated = Instant::now();
     server.terminate();
     std::thread::sleep(Duration::from_millis(300));
     server.terminate();
     assert_eq!(server.wait_exit(Duration::from_secs(20)).code(), Some(1));
     assert!(terminated.elapsed() < Duration::from_secs(20), "the 30 s grace was not waited for");
+}
+
+/// A GET of a thread's events on `addr`, after frame `after`: (status, frames).
+fn follow(addr: &str, thread: &str, after: Option<u64>) -> (u16, Vec<Frame>) {
+    let last = after.map_or_else(String::new, |id| format!("Last-Event-ID: {id}\r\n"));
+    let request = format!("GET /v1/runs/{thread}/events HTTP/1.1\r\nHost: {addr}\r\n{last}Connection: close\r\n\r\n");
+    let (status, _, body) = exchange(addr, &request);
+    (status, parse_sse(&body))
+}
+
+/// An EventSource's reconnect on `addr`: the run's request again, with
+/// `Last-Event-ID`.
+fn reconnect(addr: &str, body: &str, after: u64) -> (u16, Vec<Frame>) {
+    let request = format!(
+        "POST /v1/runs HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nLast-Event-ID: {after}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, _, answer) = exchange(addr, &request);
+    (status, parse_sse(&answer))
+}
+
+/// Two workers of one store: a run on worker A read whole, while it runs,
+/// by a client of worker B, and from the middle by an EventSource that
+/// reconnected to B.
+fn a_run_on_one_worker_is_read_from_another(store: &str) {
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_sleeping_plan(dir_a.path(), 2);
+    write_sleeping_plan(dir_b.path(), 0);
+    let worker_a = serve(dir_a.path(), Some(store), &[]);
+    let worker_b = serve(dir_b.path(), Some(store), &[]);
+    let run = Run::napping(&worker_a.addr, "roaming");
+    let body = r#"{"mode": "chat", "message": "nap", "threadId": "roaming"}"#;
+    let (follower, resumer) = std::thread::scope(|scope| {
+        let follower = scope.spawn(|| follow(&worker_b.addr, "roaming", None));
+        let resumer = scope.spawn(|| reconnect(&worker_b.addr, body, 2));
+        (follower.join().unwrap(), resumer.join().unwrap())
+    });
+    let direct = parse_sse(&run.finish());
+    assert_eq!(direct.last().map(|f| f.event.as_str()), Some("complete"), "{direct:?}");
+    let ids: Vec<u64> = direct.iter().map(|f| f.id.unwrap()).collect();
+    assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>(), "consecutive ids");
+    assert_eq!(follower.0, 200);
+    assert_eq!(follower.1, direct, "worker B's client read every frame of the run, as sent");
+    assert_eq!(resumer.0, 200);
+    assert_eq!(resumer.1, direct[2..], "the reconnect read on from frame 3, no gap and no repeat");
+
+    // The run is over: its end is still there for a client that comes back late.
+    let (status, late) = reconnect(&worker_b.addr, body, ids.len() as u64 - 1);
+    assert_eq!((status, late.as_slice()), (200, &direct[ids.len() - 1..]));
+    assert_eq!(reconnect(&worker_b.addr, body, ids.len() as u64).0, 204, "read to the end: EventSource stops");
+    assert_eq!(follow(&worker_b.addr, "nowhere", None).0, 404);
+}
+
+#[test]
+fn a_run_on_one_postgresql_worker_is_read_from_another() {
+    a_run_on_one_worker_is_read_from_another(&amplifier_test_postgres::database());
+}
+
+#[test]
+fn a_run_on_one_sqlite_worker_is_read_from_another() {
+    let shared = tempfile::tempdir().unwrap();
+    a_run_on_one_worker_is_read_from_another(&format!("sqlite:{}", shared.path().display()));
+}
+
+/// A worker killed mid-run: a client reading the run from another worker
+/// is told so, instead of waiting forever.
+#[test]
+fn a_reader_on_another_worker_is_told_when_the_runs_worker_dies() {
+    let url = amplifier_test_postgres::database();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_sleeping_plan(dir_a.path(), 60);
+    write_sleeping_plan(dir_b.path(), 0);
+    let mut worker_a = serve(dir_a.path(), Some(&url), &[]);
+    let worker_b = serve(dir_b.path(), Some(&url), &[]);
+    let _run = Run::napping(&worker_a.addr, "orphan");
+    let follower = std::thread::spawn({
+        let addr = worker_b.addr.clone();
+        move || follow(&addr, "orphan", None)
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    worker_a.kill();
+    let (status, frames) = follower.join().unwrap();
+    assert_eq!(status, 200);
+    let last = frames.last().unwrap();
+    assert_eq!(last.event, "run_error", "{frames:?}");
+    assert_eq!(last.data["message"], "the worker running this run stopped");
+    assert_eq!(last.data["correlationId"], frames[0].data["correlationId"], "the run's own correlation id");
+    let ids: Vec<u64> = frames.iter().map(|f| f.id.unwrap()).collect();
+    assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>(), "consecutive ids");
+    assert!(frames.iter().any(|f| f.event == "tool_call"), "it read the run before: {frames:?}");
+    let (status, _, answer) =
+        http(&worker_b.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "again", "threadId": "orphan"}"#);
+    assert_eq!(status, 200, "the dead worker's thread is free: {answer}");
 }

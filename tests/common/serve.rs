@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 /// One SSE frame as a client sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
     pub event: String,
     pub id: Option<u64>,
@@ -44,6 +44,12 @@ impl Server {
     pub fn terminate(&self) {
         let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
         assert!(status.success());
+    }
+
+    /// Kills the server (SIGKILL): it gets no chance to tidy up.
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
     }
 
     /// Waits for the server to exit, at most `timeout`.

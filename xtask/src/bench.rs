@@ -90,17 +90,22 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
         Some(dir) => root.join(dir),
         None => root.join("target"),
     };
+    // Another build (an older commit's, to compare): measured as it is, not rebuilt.
+    let given = std::env::var_os(crate::docs::BINARY_VARIABLE).filter(|bin| !bin.is_empty()).map(|bin| root.join(bin));
     let bench = Bench {
         home: target.join("bench-home"),
-        amplifier: target.join("release").join(format!("amplifier{}", std::env::consts::EXE_SUFFIX)),
+        amplifier: given
+            .clone()
+            .unwrap_or_else(|| target.join("release").join(format!("amplifier{}", std::env::consts::EXE_SUFFIX))),
         cargo: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
         root,
     };
     let facts = machine_facts();
     println!("{facts}");
-    if workloads
-        .iter()
-        .any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::W6 | Workload::LocalLlm | Workload::Serve))
+    if given.is_none()
+        && workloads
+            .iter()
+            .any(|w| matches!(w, Workload::W1 | Workload::W2 | Workload::W6 | Workload::LocalLlm | Workload::Serve))
     {
         bench.build_host()?;
     }

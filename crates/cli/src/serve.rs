@@ -6,9 +6,13 @@
 //!   request, with `threadId` filled in, is the prompt of a new session of
 //!   the plan.
 //! - The same request again with `Last-Event-ID: N` is an EventSource
-//!   reconnecting: it reads the live run's frames from N + 1 on, and a run
-//!   that is over answers 204, which tells EventSource to stop. A reconnect
-//!   never starts a run.
+//!   reconnecting: it reads the run's frames from N + 1 on, on any worker
+//!   of the store (a run's frames are copied into the store as they are
+//!   sent, see [`amplifier_host::sse::FrameLog`]); a run read to its end,
+//!   or never started, answers 204, which tells EventSource to stop. A
+//!   reconnect never starts a run.
+//! - `GET /v1/runs/{thread}/events` follows the thread's current or last
+//!   run the same way, from any worker.
 //! - `GET /v1/runs/{thread}` answers the thread's run state as its
 //!   orchestrator last saved it (`runs.save`, kept in the session store).
 //! - `GET /v1/runs/{thread}/graph` answers the run's handoff graph (its
@@ -38,7 +42,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use amplifier_host::sse::{self, Feed, FrameSink, Mapper, Reader};
+use amplifier_host::sse::{self, Feed, FrameSink, FrameWriter, Mapper, Reader, StoredReader};
 use amplifier_host::{Conversation, Host};
 use amplifier_kernel::cancellation::CancellationToken;
 use axum::body::Body;
@@ -113,6 +117,8 @@ struct App {
     permits: Arc<tokio::sync::Semaphore>,
     /// Set on SIGTERM: no new run starts.
     draining: AtomicBool,
+    /// Copies every run's frames into the store, for other workers' clients.
+    frames: FrameWriter,
 }
 
 /// A run in progress: the request that started it, which an EventSource
@@ -134,6 +140,8 @@ pub fn serve(args: ServeArgs) -> CliResult {
     // Served runs are not kept as sessions, and do not write amplifier.lock.
     let host = hosting::open(&plan, hosting::options(Flags::default(), false)?)?;
     let max_runs = u32::try_from(args.max_runs.max(1)).unwrap_or(u32::MAX >> 3);
+    let frames = FrameWriter::start(host.store())
+        .map_err(|err| CliError::failed(format!("cannot open the session store: {err}")))?;
     let app = Arc::new(App {
         host,
         heartbeat: Duration::from_secs(args.heartbeat.max(1)),
@@ -143,6 +151,7 @@ pub fn serve(args: ServeArgs) -> CliResult {
         max_runs,
         permits: Arc::new(tokio::sync::Semaphore::new(max_runs as usize)),
         draining: AtomicBool::new(false),
+        frames,
     });
     let grace = Duration::from_secs(args.shutdown_grace);
     runtime.block_on(async move {
@@ -164,6 +173,7 @@ pub fn serve(args: ServeArgs) -> CliResult {
             .route("/v1/runs", post(start_run))
             .route("/v1/runs/{thread}", get(get_run))
             .route("/v1/runs/{thread}/graph", get(get_graph))
+            .route("/v1/runs/{thread}/events", get(follow_run))
             .route("/v1/runs/{thread}/hitl", post(answer_hitl))
             .with_state(app.clone())
             .layer(axum::middleware::from_fn_with_state(door, door::guard));
@@ -220,6 +230,10 @@ async fn drain(app: &App, grace: Duration) {
             eprintln!("shutting down: some runs did not end; exiting anyway");
         }
     }
+    // The runs' last frames, for clients of other workers.
+    if tokio::time::timeout(READ_OUT, app.frames.flush()).await.is_err() {
+        eprintln!("shutting down: the last frames could not be stored in time");
+    }
     eprintln!("stopped");
 }
 
@@ -241,8 +255,8 @@ async fn start_run(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) 
         Ok(body) => body,
         Err((status, message)) => return error(status, message),
     };
-    if let Some(last_event_id) = headers.get("last-event-id") {
-        return resume(&app, last_event_id, &body);
+    if headers.contains_key("last-event-id") {
+        return resume(&app, &headers, &body).await;
     }
     let new_thread = || format!("thread_{}", &sse::correlation_id()[4..]);
     let (request, thread) = match amplifier_protocol::runs::parse_request(&body, new_thread) {
@@ -264,8 +278,8 @@ async fn answer_hitl(
         Ok(body) => body,
         Err((status, message)) => return error(status, message),
     };
-    if let Some(last_event_id) = headers.get("last-event-id") {
-        return resume(&app, last_event_id, &body);
+    if headers.contains_key("last-event-id") {
+        return resume(&app, &headers, &body).await;
     }
     let answer = serde_json::from_slice::<Value>(&body).ok();
     let field = |key: &str| answer.as_ref().and_then(|a| a.get(key)).and_then(Value::as_str).map(str::to_owned);
@@ -309,8 +323,9 @@ async fn launch(
     };
     let feed = Feed::new(correlation.clone());
     let reader = feed.reader(0).expect("a new feed has frame 0");
-    let mapper = Arc::new(Mapper::new(correlation));
+    let mapper = Arc::new(Mapper::new(correlation.clone()));
     let (cancellation, mut cancellation_set) = watch::channel(None::<CancellationToken>);
+    let digest = amplifier_store::request_digest(&body);
     // Checked and registered under one lock: two requests for a thread can't both start.
     let permit = {
         let mut live = app.live.lock().expect("live lock");
@@ -340,6 +355,8 @@ async fn launch(
             return response;
         }
     };
+    // Their clients read its frames from the store.
+    app.frames.copy(&feed, &thread, &correlation, &digest);
     let prompt = Value::Object(request.clone()).to_string();
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
     // Runs of one thread are one conversation: a routing orchestrator's
@@ -384,12 +401,12 @@ async fn launch(
         }
         drop(permit);
     });
-    sse_response(reader)
+    sse_response(Frames::Live(reader))
 }
 
 /// Takes the thread's lock in the session store, or answers why not.
 async fn lock_thread(app: &Arc<App>, thread: &str) -> Result<amplifier_store::SessionLock, Response> {
-    let (host, name) = (app.host.clone(), format!("thread-{thread}"));
+    let (host, name) = (app.host.clone(), sse::thread_lock_name(thread));
     // The store's calls block: off the async workers.
     match tokio::task::spawn_blocking(move || host.lock_run(&name)).await {
         Ok(Ok(lock)) => Ok(lock),
@@ -405,32 +422,137 @@ async fn lock_thread(app: &Arc<App>, thread: &str) -> Result<amplifier_store::Se
     }
 }
 
-/// An EventSource reconnecting: the live run it was reading, from the
-/// frame after `Last-Event-ID` on.
-fn resume(app: &App, last_event_id: &HeaderValue, body: &[u8]) -> Response {
-    let Some(after) = last_event_id.to_str().ok().and_then(|id| id.trim().parse::<u64>().ok()) else {
-        return error(StatusCode::BAD_REQUEST, "`Last-Event-ID` is not the id of a frame this server sent");
+/// The frame id after which a client reads (`Last-Event-ID`; none: 0), or
+/// why it cannot be.
+fn last_event_id(headers: &HeaderMap) -> Result<u64, &'static str> {
+    let Some(value) = headers.get("last-event-id") else { return Ok(0) };
+    value
+        .to_str()
+        .ok()
+        .and_then(|id| id.trim().parse::<u64>().ok())
+        .ok_or("`Last-Event-ID` is not the id of a frame this server sent")
+}
+
+/// An EventSource reconnecting: the run it was reading, from the frame
+/// after `Last-Event-ID` on, wherever it runs (its frames are in the store).
+async fn resume(app: &Arc<App>, headers: &HeaderMap, body: &[u8]) -> Response {
+    let after = match last_event_id(headers) {
+        Ok(after) => after,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
-    let live = app.live.lock().expect("live lock");
-    let Some(run) = live.values().find(|run| *run.request == *body) else {
-        // The run is over (or was never here). 204 is what stops an
-        // EventSource from reconnecting; running the request again would
-        // pay for the same run every few seconds.
-        return StatusCode::NO_CONTENT.into_response();
+    let local = {
+        let live = app.live.lock().expect("live lock");
+        live.values().find(|run| *run.request == *body).map(|run| run.feed.reader(after))
     };
-    match run.feed.reader(after) {
-        Ok(reader) => sse_response(reader),
-        Err(sse::Gone) => error(StatusCode::CONFLICT, format!("this run's frames after id {after} are no longer kept")),
+    match local {
+        Some(Ok(reader)) => return sse_response(Frames::Live(reader)),
+        Some(Err(sse::Gone)) => return gone(after),
+        None => {}
+    }
+    let digest = amplifier_store::request_digest(body);
+    let found = stored(app, move |store| store.stream_of_request(&digest)).await;
+    // Never here, nor anywhere: 204 is what stops an EventSource from
+    // reconnecting; running the request again would pay for the same run
+    // every few seconds.
+    read_stored(app, found, after, || StatusCode::NO_CONTENT.into_response()).await
+}
+
+/// `GET /v1/runs/{thread}/events`: the thread's current (or last) run's
+/// frames, after `Last-Event-ID` if given, from whichever worker runs it.
+async fn follow_run(State(app): State<Arc<App>>, Path(thread): Path<String>, headers: HeaderMap) -> Response {
+    if !amplifier_protocol::runs::valid_id(&thread) {
+        return error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id"));
+    }
+    let after = match last_event_id(&headers) {
+        Ok(after) => after,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message),
+    };
+    let local = app.live.lock().expect("live lock").get(&thread).map(|run| run.feed.reader(after));
+    match local {
+        Some(Ok(reader)) => return sse_response(Frames::Live(reader)),
+        Some(Err(sse::Gone)) => return gone(after),
+        None => {}
+    }
+    let id = thread.clone();
+    let found = stored(&app, move |store| store.stream(&id)).await;
+    read_stored(&app, found, after, || error(StatusCode::NOT_FOUND, format!("thread `{thread}` has no run to follow")))
+        .await
+}
+
+fn gone(after: u64) -> Response {
+    error(StatusCode::CONFLICT, format!("this run's frames after id {after} are no longer kept"))
+}
+
+/// A store read off the async workers.
+async fn stored<T: Send + 'static>(
+    app: &Arc<App>,
+    read: impl FnOnce(&amplifier_store::Store) -> Result<T, amplifier_store::StoreError> + Send + 'static,
+) -> Result<T, Response> {
+    let host = app.host.clone();
+    let result =
+        tokio::task::spawn_blocking(move || Ok::<_, amplifier_host::RecordingError>(read(&host.store().open()?)?))
+            .await;
+    match result {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(err)) => Err(error(StatusCode::SERVICE_UNAVAILABLE, format!("cannot read the store: {err}"))),
+        Err(err) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the store: {err}"))),
     }
 }
 
-fn sse_response(reader: Reader) -> Response {
+/// Streams a stored run's frames after `after`; `none` answers when there
+/// is no such run, or nothing left to read of it.
+async fn read_stored(
+    app: &Arc<App>,
+    found: Result<Option<amplifier_store::StreamInfo>, Response>,
+    after: u64,
+    none: impl FnOnce() -> Response,
+) -> Response {
+    let stream = match found {
+        Ok(Some(stream)) => stream,
+        Ok(None) => return none(),
+        Err(response) => return response,
+    };
+    // A run still going may have sent frames its worker has not stored yet:
+    // the reader waits for them. An ended run's frames are all there.
+    if stream.closed && after > stream.last_id {
+        return error(StatusCode::CONFLICT, format!("this run never sent a frame with id {after}"));
+    }
+    if stream.closed && after == stream.last_id {
+        return none();
+    }
+    // Quiet for three heartbeats, not one: the worker running it may be gone.
+    let stale = app.heartbeat * 3;
+    let host = app.host.clone();
+    match tokio::task::spawn_blocking(move || StoredReader::open(host.store(), &stream, after, stale)).await {
+        Ok(Ok(reader)) => sse_response(Frames::Stored(reader)),
+        Ok(Err(err)) => error(StatusCode::SERVICE_UNAVAILABLE, format!("cannot read the run's frames: {err}")),
+        Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run's frames: {err}")),
+    }
+}
+
+/// Where a response's frames come from: the run's feed on this worker, or
+/// the store when it runs on another.
+enum Frames {
+    Live(Reader),
+    Stored(StoredReader),
+}
+
+impl Frames {
+    async fn next(&mut self) -> Option<String> {
+        match self {
+            Frames::Live(reader) => reader.next().await,
+            Frames::Stored(reader) => reader.next().await,
+        }
+    }
+}
+
+fn sse_response(frames: Frames) -> Response {
     let prologue = futures::stream::once(async { Ok::<_, std::convert::Infallible>(PROLOGUE.to_owned()) });
     // The reader goes with the body: when the client leaves, the server
     // drops both, and the feed counts one reader fewer.
-    let frames = futures::stream::unfold(reader, |mut reader| async move {
-        let text = reader.next().await?;
-        Some((Ok(text), reader))
+    let frames = futures::stream::unfold(frames, |mut frames| async move {
+        let text = frames.next().await?;
+        Some((Ok(text), frames))
     });
     let body = Body::from_stream(futures::StreamExt::chain(prologue, frames));
     let mut response = Response::new(body);

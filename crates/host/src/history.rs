@@ -4,7 +4,8 @@
 //! `--session` (default: the amplifier session's id, so a run without
 //! `--session` starts afresh), a served thread's `userId` and `threadId`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use amplifier_kernel::models::{Message, Role};
 use amplifier_kernel::services::ChatHistory;
@@ -12,15 +13,19 @@ use amplifier_kernel::traits::{BoxFuture, ModuleResult};
 use amplifier_kernel::{Coordinator, ModuleError};
 use amplifier_store::{AgentScope, Store, StoreError};
 
-use crate::{Notice, Notices, StoreConfig};
+use crate::lazy_store::LazyStore;
+use crate::{Notice, Notices};
 
 /// The user a history belongs to when `--user` is not given.
 pub const DEFAULT_USER: &str = "local";
 
 struct StoreHistory {
-    store: Mutex<Store>,
+    store: Arc<LazyStore>,
     user: String,
     conversation: String,
+    notices: Notices,
+    /// The store could not be opened, and that was reported.
+    reported: AtomicBool,
 }
 
 impl StoreHistory {
@@ -28,10 +33,18 @@ impl StoreHistory {
         AgentScope { user_id: &self.user, conversation_id: &self.conversation, agent_id: agent }
     }
 
-    fn store(&self) -> std::sync::MutexGuard<'_, Store> {
-        // A panic while holding the lock left no half-written transaction
-        // (SQLite rolled it back), so the store is still usable.
-        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// `use_it`'s result on the store. A store that cannot be opened is
+    /// reported once; routing then goes on without history.
+    fn with<T: Default>(&self, use_it: impl FnOnce(&mut Store) -> Result<T, StoreError>) -> ModuleResult<T> {
+        match self.store.with(use_it) {
+            Ok(result) => result.map_err(module_error),
+            Err(message) => {
+                if !self.reported.swap(true, Ordering::Relaxed) {
+                    (self.notices)(Notice::Warning(format!("agents will have no history: {message}")));
+                }
+                Ok(T::default())
+            }
+        }
     }
 }
 
@@ -57,12 +70,12 @@ pub fn merged_view(stored: Vec<(String, i64, Message)>) -> Vec<Message> {
 
 impl ChatHistory for StoreHistory {
     fn fetch<'a>(&'a self, agent: &'a str, max_messages: Option<usize>) -> BoxFuture<'a, ModuleResult<Vec<Message>>> {
-        let result = self.store().agent_history(self.scope(agent), max_messages).map_err(module_error);
+        let result = self.with(|store| store.agent_history(self.scope(agent), max_messages));
         Box::pin(async move { result })
     }
 
     fn fetch_all(&self) -> BoxFuture<'_, ModuleResult<Vec<Message>>> {
-        let result = self.store().conversation_messages(&self.user, &self.conversation).map_err(module_error);
+        let result = self.with(|store| store.conversation_messages(&self.user, &self.conversation));
         Box::pin(async move { result.map(merged_view) })
     }
 
@@ -72,7 +85,7 @@ impl ChatHistory for StoreHistory {
         messages: Vec<Message>,
         max_messages: Option<usize>,
     ) -> BoxFuture<'a, ModuleResult<()>> {
-        let result = self.store().save_agent_messages(self.scope(agent), &messages, max_messages).map_err(module_error);
+        let result = self.with(|store| store.save_agent_messages(self.scope(agent), &messages, max_messages));
         Box::pin(async move { result })
     }
 }
@@ -93,20 +106,17 @@ impl Conversation {
         (self.user.as_deref().unwrap_or(DEFAULT_USER), self.id.as_deref().unwrap_or(session_id))
     }
 
-    /// Gives the session per-agent histories for this conversation. A
-    /// store that cannot be opened is reported; routing then goes on
-    /// without history.
-    pub(crate) fn attach(&self, coordinator: &Coordinator, config: &StoreConfig, notices: &Notices) {
+    /// Gives the session per-agent histories for this conversation, kept
+    /// in `store`.
+    pub(crate) fn attach(&self, coordinator: &Coordinator, store: Arc<LazyStore>, notices: &Notices) {
         let (user, conversation) = self.resolve(coordinator.session_id());
-        let store = match config.open() {
-            Ok(store) => store,
-            Err(message) => {
-                notices(Notice::Warning(format!("agents will have no history: {message}")));
-                return;
-            }
+        let history = StoreHistory {
+            store,
+            user: user.to_owned(),
+            conversation: conversation.to_owned(),
+            notices: notices.clone(),
+            reported: AtomicBool::new(false),
         };
-        let history =
-            StoreHistory { store: Mutex::new(store), user: user.to_owned(), conversation: conversation.to_owned() };
         coordinator.set_chat_history(Arc::new(history));
     }
 }

@@ -25,6 +25,7 @@
 pub mod compact;
 mod error;
 pub mod history;
+mod lazy_store;
 pub mod lock;
 pub mod recording;
 pub mod runs;
@@ -175,6 +176,11 @@ impl Host {
     /// the store.
     pub fn lock_run(&self, name: &str) -> Result<SessionLock, RecordingError> {
         Ok(self.0.options.store.location().lock(name)?)
+    }
+
+    /// Where this host keeps sessions and runs.
+    pub fn store(&self) -> &StoreConfig {
+        &self.0.options.store
     }
 
     /// A thread's run state as its orchestrator last saved it (`runs.save`).
@@ -357,10 +363,11 @@ impl SessionBuilder {
                 Some(recording)
             }
         };
+        let services_store = Arc::new(lazy_store::LazyStore::new(&inner.options.store));
         if let Some(conversation) = &self.conversation {
-            conversation.attach(coordinator, &inner.options.store, notices);
+            conversation.attach(coordinator, services_store.clone(), notices);
         }
-        runs::attach(coordinator, &inner.options.store);
+        runs::attach(coordinator, services_store);
         if let Some(approval) = self.approval {
             coordinator.set_approval_system(approval);
         }

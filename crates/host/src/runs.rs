@@ -4,7 +4,7 @@
 //! The store opens on first use, so a plan without a run-keeping
 //! orchestrator never touches it.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use amplifier_kernel::services::RunStates;
 use amplifier_kernel::traits::{BoxFuture, ModuleResult};
@@ -12,7 +12,7 @@ use amplifier_kernel::{Coordinator, ModuleError};
 use amplifier_store::{Store, StoreError};
 use serde_json::Value;
 
-use crate::StoreConfig;
+use crate::lazy_store::LazyStore;
 
 /// A thread's stored state, `None` when it has none.
 pub fn load(store: &Store, thread: &str) -> Result<Option<Value>, StoreError> {
@@ -23,18 +23,15 @@ pub fn load(store: &Store, thread: &str) -> Result<Option<Value>, StoreError> {
 }
 
 struct StoreRunStates {
-    config: StoreConfig,
-    store: OnceLock<Result<Mutex<Store>, String>>,
+    store: Arc<LazyStore>,
 }
 
 impl StoreRunStates {
-    fn with_store<T>(&self, use_it: impl FnOnce(&Store) -> Result<T, StoreError>) -> ModuleResult<T> {
-        let store = self.store.get_or_init(|| self.config.open().map(Mutex::new).map_err(|err| err.to_string()));
-        let store = store.as_ref().map_err(|message| ModuleError::internal(format!("run states: {message}")))?;
-        // A panic while holding the lock left no half-written row (SQLite
-        // rolled it back), so the store is still usable.
-        let store = store.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        use_it(&store).map_err(|err| ModuleError::internal(err.to_string()))
+    fn with_store<T>(&self, use_it: impl FnOnce(&mut Store) -> Result<T, StoreError>) -> ModuleResult<T> {
+        match self.store.with(use_it) {
+            Ok(result) => result.map_err(|err| ModuleError::internal(err.to_string())),
+            Err(message) => Err(ModuleError::internal(format!("run states: {message}"))),
+        }
     }
 }
 
@@ -50,7 +47,7 @@ impl RunStates for StoreRunStates {
     }
 }
 
-/// Gives the session run states kept in the store `config` names.
-pub(crate) fn attach(coordinator: &Coordinator, config: &StoreConfig) {
-    coordinator.set_run_states(Arc::new(StoreRunStates { config: config.clone(), store: OnceLock::new() }));
+/// Gives the session run states kept in `store`.
+pub(crate) fn attach(coordinator: &Coordinator, store: Arc<LazyStore>) {
+    coordinator.set_run_states(Arc::new(StoreRunStates { store }));
 }

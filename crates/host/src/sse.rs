@@ -43,7 +43,9 @@ use serde_json::{json, Value};
 use crate::{HostError, SessionBuilder};
 
 mod feed;
-pub use feed::{Feed, Gone, Reader};
+mod stored;
+pub use feed::{Feed, Gone, Mirror, Reader};
+pub use stored::{thread_lock_name, FrameWriter, StoredReader};
 
 /// Observers run after every other hook, so they see what the hooks left.
 const OBSERVER_PRIORITY: i32 = i32::MAX;

@@ -2,9 +2,10 @@
 //! a real store in a temporary directory, a real `amplifier.lock`.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use amplifier_host::{Host, HostError, HostOptions, StoreConfig};
-use amplifier_kernel::models::RunStatus;
+use amplifier_host::{Conversation, Host, HostError, HostOptions, Notice, Notices, StoreConfig};
+use amplifier_kernel::models::{Message, RunStatus};
 use amplifier_store::{ListFilter, Store};
 
 struct Fixture {
@@ -169,5 +170,36 @@ async fn a_sessions_run_states_are_what_the_host_reads_back() {
     // What `serve` answers: another connection to the same store.
     assert_eq!(host.run_state("t-1").unwrap(), Some(serde_json::json!({"status": "completed"})));
     assert_eq!(host.run_state("t-2").unwrap(), None);
+    hosted.finish(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_services_store_opens_on_first_use_and_a_store_that_cannot_open_is_reported_once() {
+    let fixture = Fixture::new("");
+    // A store that cannot be opened: its directory would sit under a file.
+    let blocker = fixture.dir.path().join("not-a-dir");
+    std::fs::write(&blocker, "").unwrap();
+    let said = Arc::new(Mutex::new(Vec::new()));
+    let notices: Notices = Arc::new({
+        let said = said.clone();
+        move |notice| {
+            if let Notice::Warning(text) = notice {
+                said.lock().unwrap().push(text);
+            }
+        }
+    });
+    let store = StoreConfig { dir: blocker.join("state"), ..StoreConfig::default() };
+    let host = Host::open(&fixture.plan(), HostOptions { store, notices, ..HostOptions::default() }).unwrap();
+    let conversation = Conversation { user: Some("u".into()), id: Some("thread-1".into()) };
+    let mut hosted = host.session().conversation(conversation).open().unwrap();
+    hosted.start().await.unwrap();
+    assert_eq!(hosted.turn("hello").await.unwrap(), "one");
+    assert!(said.lock().unwrap().is_empty(), "nothing asked for history, so nothing opened the store: {said:?}");
+    let history = hosted.coordinator().chat_history().unwrap();
+    assert_eq!(history.fetch("support", None).await.unwrap(), [], "no store: the agent starts afresh");
+    history.save("support", vec![Message::user("hi")], None).await.unwrap();
+    let said = said.lock().unwrap().clone();
+    assert_eq!(said.len(), 1, "reported once: {said:?}");
+    assert!(said[0].starts_with("agents will have no history: "), "{said:?}");
     hosted.finish(true).await;
 }

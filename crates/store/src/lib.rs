@@ -32,6 +32,7 @@
 mod agents;
 mod copy;
 mod export;
+mod frames;
 mod lock;
 mod postgres;
 mod runs;
@@ -51,6 +52,7 @@ pub use agents::{trim_history, AgentScope};
 pub use amplifier_protocol::repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
 pub use copy::CopyReport;
 pub use export::{events_jsonl, markdown_transcript, metadata_json, transcript_jsonl};
+pub use frames::{request_digest, StoredFrame, StreamAppend, StreamInfo, StreamOpen, FRAMES_CHANNEL};
 pub use lock::SessionLock;
 /// A store URL without its password, for messages and listings.
 pub use postgres::redact as redact_url;
@@ -59,7 +61,7 @@ pub use postgres::redact as redact_url;
 pub const DB_FILE: &str = "sessions.db";
 /// The schema this build reads and writes (SQLite's `PRAGMA user_version`,
 /// PostgreSQL's `amplifier_schema`).
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -251,6 +253,18 @@ impl Location {
     }
 }
 
+impl Location {
+    /// For readers of a thread's stored frames (see [`Store::frames_after`]):
+    /// a wake-up that changes when frames may have been appended, from any
+    /// process. `None` where there is none (SQLite): readers poll.
+    pub fn frame_wakeups(&self, thread: &str) -> Option<tokio::sync::watch::Receiver<()>> {
+        match self {
+            Location::Sqlite(_) => None,
+            Location::Postgres(url) => Some(postgres::frame_wakeups(url, thread)),
+        }
+    }
+}
+
 impl std::fmt::Display for Location {
     /// The database, never with a password.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -268,8 +282,6 @@ pub(crate) trait Backend: Send {
     fn transaction(&self, work: &mut Work<'_>) -> Result<()>;
     /// Runs `work` on the connection, each statement on its own.
     fn run(&self, work: &mut Work<'_>) -> Result<()>;
-    fn lock_session(&self, session_id: &str) -> Result<SessionLock>;
-    fn is_locked(&self, session_id: &str) -> Result<bool>;
     /// Gives back the space of deleted rows.
     fn reclaim(&self) -> Result<()>;
     fn integrity_check(&self) -> Result<String>;
@@ -349,12 +361,14 @@ impl Store {
 
     /// Takes the session's exclusive lock (see [`SessionLock`]).
     pub fn lock_session(&self, session_id: &str) -> Result<SessionLock> {
-        self.backend.lock_session(session_id)
+        self.location.lock(session_id)
     }
 
     /// Whether another process holds the session's lock right now.
     pub fn is_locked(&self, session_id: &str) -> bool {
-        self.backend.is_locked(session_id).unwrap_or(false)
+        // Taken and let go at once: both kinds of lock refuse a second
+        // holder in this process as in another.
+        matches!(self.location.lock(session_id), Err(StoreError::Locked { .. }))
     }
 
     /// Adds a session row (status `running`, no turns yet).

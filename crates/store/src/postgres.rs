@@ -23,6 +23,9 @@
 //!   for each call (at most 16 open, besides the lock connection), so a
 //!   worker running a thousand sessions does not open a thousand
 //!   connections. It checks the database's schema on its first connection.
+//! - **Frame wake-ups.** Appending a served run's frames notifies
+//!   `amplifier_frames`; one listening connection per process and database
+//!   wakes that process's readers of the thread ([`frame_wakeups`]).
 //! - **Secrets.** A URL's password never reaches a message: [`redact`].
 
 use std::collections::{HashMap, HashSet};
@@ -31,8 +34,10 @@ use std::str::FromStr;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
 use postgres::{Client, GenericClient, NoTls, Statement};
+use tokio::sync::watch;
 
 use crate::lock::{check_id, SessionLock};
 use crate::sql::{Arg, Dialect, Row, Sql, Val, Work};
@@ -40,9 +45,10 @@ use crate::{Backend, Result, StoreError, SCHEMA_VERSION};
 
 /// Each migration brings the schema to its version. PostgreSQL support
 /// starts at schema 4, SQLite's tables as they are then.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    4,
-    r#"
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        4,
+        r#"
 CREATE TABLE sessions (
     id             TEXT PRIMARY KEY,
     parent_id      TEXT,
@@ -100,7 +106,28 @@ CREATE TABLE run_states (
     updated_ms BIGINT NOT NULL
 );
 "#,
-)];
+    ),
+    (
+        5,
+        r#"
+CREATE TABLE run_streams (
+    thread_id  TEXT PRIMARY KEY,
+    run_id     TEXT NOT NULL,
+    request    TEXT NOT NULL,
+    closed     BIGINT NOT NULL DEFAULT 0,
+    updated_ms BIGINT NOT NULL
+);
+CREATE INDEX run_streams_by_request ON run_streams (request);
+CREATE INDEX run_streams_by_update ON run_streams (closed, updated_ms);
+CREATE TABLE run_frames (
+    thread_id TEXT NOT NULL,
+    id        BIGINT NOT NULL,
+    frame     TEXT NOT NULL,
+    PRIMARY KEY (thread_id, id)
+);
+"#,
+    ),
+];
 
 /// The advisory lock key that serialises migrations ("amplifi" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0061_6d70_6c69_6669;
@@ -158,7 +185,6 @@ impl Drop for Conn {
 /// [`Pool`] for its database, so a process opens at most [`POOL_MAX`]
 /// connections to it however many sessions it runs.
 pub(crate) struct Postgres {
-    url: String,
     pool: Arc<Pool>,
 }
 
@@ -253,7 +279,7 @@ impl Postgres {
         // Connect now: a wrong URL or a newer schema is an error at open.
         let pooled = pool.take()?;
         pool.give(pooled);
-        Ok(Postgres { url: url.to_owned(), pool })
+        Ok(Postgres { pool })
     }
 
     fn with(&self, transaction: bool, work: &mut Work<'_>) -> Result<()> {
@@ -315,14 +341,6 @@ impl Backend for Postgres {
         self.with(false, work)
     }
 
-    fn lock_session(&self, session_id: &str) -> Result<SessionLock> {
-        lock(&self.url, session_id)
-    }
-
-    fn is_locked(&self, session_id: &str) -> Result<bool> {
-        Ok(self.holder_row(session_id)?.is_some())
-    }
-
     fn reclaim(&self) -> Result<()> {
         // Autovacuum gives deleted rows' space back in its own time.
         Ok(())
@@ -344,17 +362,6 @@ impl Backend for Postgres {
 
     fn journal_mode(&self) -> Result<Option<String>> {
         Ok(None)
-    }
-}
-
-impl Postgres {
-    fn holder_row(&self, session_id: &str) -> Result<Option<String>> {
-        let mut holder = None;
-        self.run(&mut |db| {
-            holder = holder_query(db, session_id)?;
-            Ok(())
-        })?;
-        Ok(holder)
     }
 }
 
@@ -597,6 +604,82 @@ impl<'a> FromSql<'a> for Val {
     fn accepts(ty: &Type) -> bool {
         matches!(*ty, Type::INT8 | Type::INT4 | Type::INT2 | Type::BOOL | Type::OID) || <String as FromSql>::accepts(ty)
     }
+}
+
+/// Wakes this process's readers of run frames when any process appends
+/// frames to their thread: `LISTEN` on a connection of its own, on a thread
+/// of its own (one per process and database, for as long as the process
+/// lives).
+struct Listener {
+    url: String,
+    /// Readers' wake-ups by thread.
+    threads: Mutex<HashMap<String, watch::Sender<()>>>,
+}
+
+impl Listener {
+    fn wake(&self, thread: &str) {
+        if let Some(sender) = self.threads.lock().unwrap_or_else(PoisonError::into_inner).get(thread) {
+            sender.send_replace(());
+        }
+    }
+
+    /// Every reader looks again: notifications may have been missed.
+    fn wake_all(&self) {
+        for sender in self.threads.lock().unwrap_or_else(PoisonError::into_inner).values() {
+            sender.send_replace(());
+        }
+    }
+
+    fn run(&self) {
+        loop {
+            if let Ok(mut conn) = Conn::connect(&self.url, "amplifier-listen") {
+                let client = conn.client();
+                if client.batch_execute(&format!("LISTEN {}", crate::FRAMES_CHANNEL)).is_ok() {
+                    self.wake_all();
+                    loop {
+                        {
+                            let mut notifications = client.notifications();
+                            let mut pending = notifications.timeout_iter(Duration::from_secs(30));
+                            while let Ok(Some(notification)) = pending.next() {
+                                notification.payload().lines().for_each(|thread| self.wake(thread));
+                            }
+                        }
+                        // Quiet for a while: is the server still there?
+                        if client.is_closed() || client.is_valid(Duration::from_secs(10)).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.wake_all();
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+}
+
+/// A wake-up for readers of the thread's frames in the database at `url`:
+/// it changes whenever frames may have been appended.
+pub(crate) fn frame_wakeups(url: &str, thread: &str) -> watch::Receiver<()> {
+    static LISTENERS: Mutex<Vec<Arc<Listener>>> = Mutex::new(Vec::new());
+    let listener = {
+        let mut listeners = LISTENERS.lock().unwrap_or_else(PoisonError::into_inner);
+        match listeners.iter().find(|listener| listener.url == url) {
+            Some(listener) => listener.clone(),
+            None => {
+                let listener = Arc::new(Listener { url: url.to_owned(), threads: Mutex::default() });
+                listeners.push(listener.clone());
+                let running = listener.clone();
+                std::thread::Builder::new()
+                    .name("amplifier-listen".into())
+                    .spawn(move || running.run())
+                    .expect("a thread for the frame listener");
+                listener
+            }
+        }
+    };
+    let mut threads = listener.threads.lock().unwrap_or_else(PoisonError::into_inner);
+    threads.retain(|_, sender| sender.receiver_count() > 0);
+    threads.entry(thread.to_owned()).or_insert_with(|| watch::Sender::new(())).subscribe()
 }
 
 #[cfg(test)]

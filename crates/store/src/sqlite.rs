@@ -1,14 +1,13 @@
 //! The embedded backend: one SQLite file, `sessions.db`, in WAL mode, with
 //! per-session `flock` files beside it (see [`crate::lock`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
-use crate::lock::SessionLock;
 use crate::sql::{Arg, Dialect, Row, Sql, Val, Work};
 use crate::{Backend, Result, StoreError, DB_FILE, SCHEMA_VERSION};
 
@@ -16,6 +15,8 @@ use crate::{Backend, Result, StoreError, DB_FILE, SCHEMA_VERSION};
 /// statements are idempotent, so running them again is the migration.
 /// 3 added `sessions.agent` (sub-agent sessions), added to older tables.
 /// 4 added `run_states` (orchestrator-plan's threads, once files of its own).
+/// 5 added `run_streams` and `run_frames` (served runs' frames, for readers
+/// on other workers).
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS sessions (
     id             TEXT PRIMARY KEY,
@@ -71,11 +72,25 @@ CREATE TABLE IF NOT EXISTS run_states (
     state      TEXT NOT NULL,
     updated_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS run_streams (
+    thread_id  TEXT PRIMARY KEY,
+    run_id     TEXT NOT NULL,
+    request    TEXT NOT NULL,
+    closed     INTEGER NOT NULL DEFAULT 0,
+    updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS run_streams_by_request ON run_streams (request);
+CREATE INDEX IF NOT EXISTS run_streams_by_update ON run_streams (closed, updated_ms);
+CREATE TABLE IF NOT EXISTS run_frames (
+    thread_id TEXT NOT NULL,
+    id        INTEGER NOT NULL,
+    frame     TEXT NOT NULL,
+    PRIMARY KEY (thread_id, id)
+) WITHOUT ROWID;
 "#;
 
 pub(crate) struct Sqlite {
     conn: Connection,
-    locks: PathBuf,
 }
 
 impl Sqlite {
@@ -116,7 +131,7 @@ impl Sqlite {
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             tx.commit()?;
         }
-        Ok(Sqlite { conn, locks: dir.join("locks") })
+        Ok(Sqlite { conn })
     }
 }
 
@@ -136,18 +151,6 @@ impl Backend for Sqlite {
 
     fn run(&self, work: &mut Work<'_>) -> Result<()> {
         work(&mut Lite(&self.conn))
-    }
-
-    fn lock_session(&self, session_id: &str) -> Result<SessionLock> {
-        SessionLock::file(&self.locks, session_id)
-    }
-
-    fn is_locked(&self, session_id: &str) -> Result<bool> {
-        match self.lock_session(session_id) {
-            Ok(_) => Ok(false),
-            Err(StoreError::Locked { .. }) => Ok(true),
-            Err(err) => Err(err),
-        }
     }
 
     fn reclaim(&self) -> Result<()> {

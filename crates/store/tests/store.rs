@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
 use amplifier_store::{
-    AgentScope, ListFilter, Location, NewEvent, NewMessage, NewSession, Retention, Store, StoreError, TurnWrite,
-    CANCELLED_TOOL_RESULT,
+    request_digest, AgentScope, ListFilter, Location, NewEvent, NewMessage, NewSession, Retention, Store, StoreError,
+    StoredFrame, StreamAppend, StreamInfo, StreamOpen, TurnWrite, CANCELLED_TOOL_RESULT,
 };
 use serde_json::json;
 
@@ -796,4 +796,94 @@ fn postgres_stores_of_one_process_share_a_bounded_pool() {
         .get(0);
     assert!((1..=16).contains(&open), "{open} connections for 40 stores");
     assert_eq!(backing.open().list(&ListFilter::default()).unwrap().len(), 41);
+}
+
+fn frames(ids: std::ops::RangeInclusive<u64>) -> Vec<StoredFrame> {
+    ids.map(|id| StoredFrame { id, text: format!("id: {id}\n\n") }).collect()
+}
+
+fn open_stream(thread: &str, run: &str, request: &str) -> StreamOpen {
+    StreamOpen { thread: thread.into(), run: run.into(), request: request.into() }
+}
+
+fn append(thread: &str, run: &str, ids: std::ops::RangeInclusive<u64>, close: bool) -> StreamAppend {
+    StreamAppend { thread: thread.into(), run: run.into(), frames: frames(ids), close }
+}
+
+on_both_backends! {
+fn a_threads_stream_is_read_back_in_order_and_found_by_its_request(backing) {
+    let store = backing.open();
+    let digest = request_digest(b"{\"message\": \"hi\"}");
+    assert_eq!(digest.len(), 64);
+    store.write_streams(&[open_stream("t1", "run_a", &digest)], &[append("t1", "run_a", 1..=3, false)]).unwrap();
+    // Another connection, as a reader on another worker.
+    let reader = backing.open();
+    let stream = reader.stream_of_request(&digest).unwrap().expect("found by its request");
+    assert_eq!(stream, StreamInfo { thread: "t1".into(), run: "run_a".into(), closed: false, last_id: 3 });
+    assert_eq!(reader.frames_after("t1", "run_a", 1, 10).unwrap(), frames(2..=3));
+    assert_eq!(reader.frames_after("t1", "run_a", 0, 2).unwrap(), frames(1..=2), "at most the limit");
+    store.write_streams(&[], &[append("t1", "run_a", 4..=4, true)]).unwrap();
+    // A batch tried again (its commit's answer lost) writes nothing twice.
+    store.write_streams(&[], &[append("t1", "run_a", 4..=4, true)]).unwrap();
+    let stream = reader.stream("t1").unwrap().unwrap();
+    assert!(stream.closed && stream.last_id == 4, "{stream:?}");
+    assert_eq!(reader.stream("t2").unwrap(), None);
+    assert_eq!(reader.stream_of_request(&request_digest(b"other")).unwrap(), None);
+}
+
+fn a_threads_next_run_replaces_its_stream_and_the_old_run_writes_no_more(backing) {
+    let store = backing.open();
+    store.write_streams(&[open_stream("t1", "run_a", "digest-a")], &[append("t1", "run_a", 1..=2, false)]).unwrap();
+    // In one transaction, as a worker's writer batches them: run_a's last
+    // frames come after run_b started, and are not written.
+    store.write_streams(&[open_stream("t1", "run_b", "digest-b")], &[append("t1", "run_a", 3..=3, true)]).unwrap();
+    assert_eq!(store.frames_after("t1", "run_a", 0, 10).unwrap(), [], "nothing of run_a is read as run_b's");
+    let stream = store.stream("t1").unwrap().unwrap();
+    assert_eq!((stream.run.as_str(), stream.closed, stream.last_id), ("run_b", false, 0));
+    assert_eq!(store.stream_of_request("digest-a").unwrap(), None);
+    store.write_streams(&[], &[append("t1", "run_b", 1..=1, false), append("t2", "run_x", 1..=1, false)]).unwrap();
+    assert_eq!(store.stream("t2").unwrap(), None, "frames of a stream never opened are not kept");
+    assert_eq!(store.frames_after("t1", "run_b", 0, 10).unwrap(), frames(1..=1));
+}
+
+fn streams_that_ended_long_ago_are_pruned(backing) {
+    let store = backing.open();
+    store
+        .write_streams(
+            &[open_stream("old", "run_a", "digest-a"), open_stream("open", "run_b", "digest-b")],
+            &[append("old", "run_a", 1..=2, true)],
+        )
+        .unwrap();
+    // Two hours ago, behind the store's back.
+    let sql = "UPDATE run_streams SET updated_ms = updated_ms - 7200000";
+    backing.raw(sql, sql);
+    store.write_streams(&[open_stream("new", "run_c", "digest-c")], &[]).unwrap();
+    store.prune_streams().unwrap();
+    assert_eq!(store.stream("old").unwrap(), None, "ended long ago");
+    assert!(store.stream("open").unwrap().is_some(), "a stream still open is kept however old");
+    assert_eq!(store.frames_after("old", "run_a", 0, 10).unwrap(), []);
+}
+}
+
+/// A reader in one process is woken when another process appends frames
+/// to its thread (PostgreSQL's `LISTEN`/`NOTIFY`), not by polling.
+#[test]
+fn postgres_wakes_a_threads_readers_when_frames_are_appended() {
+    let backing = Backing::postgres();
+    let store = backing.open();
+    store.write_streams(&[open_stream("t1", "run_a", "digest")], &[]).unwrap();
+    let mut woken = backing.location.frame_wakeups("t1").expect("PostgreSQL wakes readers");
+    let mut other = backing.location.frame_wakeups("t2").unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    runtime.block_on(async {
+        // The listener's first wake-up says it listens; frames before it would be missed.
+        tokio::time::timeout(Duration::from_secs(10), woken.changed()).await.unwrap().unwrap();
+        other.borrow_and_update();
+        let writer = backing.open();
+        std::thread::spawn(move || writer.write_streams(&[], &[append("t1", "run_a", 1..=1, false)]).unwrap())
+            .join()
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(10), woken.changed()).await.expect("woken within 10 s").unwrap();
+        assert!(!other.has_changed().unwrap(), "another thread's readers sleep on");
+    });
 }

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use amplifier_store::StoredFrame;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -30,12 +31,23 @@ struct State {
     last_sent: Instant,
     /// When a reader last went away (for [`Feed::abandoned`]).
     last_left: Instant,
+    /// Where every frame is copied as it is numbered; closed and dropped
+    /// when the feed closes.
+    mirror: Option<Box<dyn Mirror>>,
 }
 
 impl State {
     fn next_id(&self) -> u64 {
         self.first_id + self.frames.len() as u64
     }
+}
+
+/// Where a feed copies its frames (the store, see [`super::FrameWriter`]).
+/// Called under the feed's lock: it must not block.
+pub trait Mirror: Send {
+    fn frame(&mut self, frame: StoredFrame);
+    /// The feed closed: no frame follows.
+    fn close(&mut self);
 }
 
 pub struct Feed {
@@ -53,8 +65,15 @@ pub struct Gone;
 impl Feed {
     pub fn new(correlation_id: String) -> Arc<Feed> {
         let now = Instant::now();
-        let state =
-            State { frames: VecDeque::new(), first_id: 1, bytes: 0, closed: false, last_sent: now, last_left: now };
+        let state = State {
+            frames: VecDeque::new(),
+            first_id: 1,
+            bytes: 0,
+            closed: false,
+            last_sent: now,
+            last_left: now,
+            mirror: None,
+        };
         Arc::new(Feed { correlation_id, state: Mutex::new(state), changes: watch::Sender::new(()) })
     }
 
@@ -63,7 +82,12 @@ impl Feed {
         if state.closed {
             return;
         }
-        let text = encode(state.next_id());
+        let id = state.next_id();
+        let text = encode(id);
+        // Copied under the lock: the copies go in id order.
+        if let Some(mirror) = &mut state.mirror {
+            mirror.frame(StoredFrame { id, text: text.clone() });
+        }
         state.bytes += text.len();
         state.frames.push_back(text);
         while state.bytes > KEPT_BYTES && state.frames.len() > 1 {
@@ -76,9 +100,19 @@ impl Feed {
         self.changes.send_replace(());
     }
 
+    /// Copies every frame sent from now on to `mirror`.
+    pub fn mirror(&self, mirror: Box<dyn Mirror>) {
+        self.state.lock().expect("feed lock").mirror = Some(mirror);
+    }
+
     /// No frame follows: readers end once they have read what was sent.
     pub fn close(&self) {
-        self.state.lock().expect("feed lock").closed = true;
+        let mut state = self.state.lock().expect("feed lock");
+        state.closed = true;
+        if let Some(mut mirror) = state.mirror.take() {
+            mirror.close();
+        }
+        drop(state);
         self.changes.send_replace(());
     }
 
