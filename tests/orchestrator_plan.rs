@@ -674,6 +674,82 @@ fn running_out_of_turns_finalizes_best_effort() {
 const ASK_AUDIENCE: &str =
     r#"{text: '{"action": "hitl_request", "question": "Which audience?", "options": ["developers", "managers"]}'}"#;
 
+/// Failover of a plan-driven run: the worker running it dies after its
+/// first handoff; another worker of the PostgreSQL store takes the run over
+/// and finishes it from its stored plan state. The run's client reconnects
+/// to the second worker and reads the run whole, ending in the bundle an
+/// uninterrupted run gives; a client that followed the thread there reads
+/// the same stream, but for what the first worker sent in its last moment.
+#[test]
+fn a_plan_driven_run_whose_worker_dies_is_finished_from_its_stored_state_by_another() {
+    let dir = tempfile::tempdir().unwrap();
+    write_standard_plan(dir.path(), "", PLAN_ALL, QA_PASS);
+    let (output, frames) = run_sse(dir.path(), &app_request("whole"), &[]);
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    let uninterrupted = complete(&frames).clone();
+    let planner_before = read_lines(&dir.path().join("planner-requests.jsonl")).len();
+
+    let url = amplifier_test_postgres::database();
+    let worker = |crash: bool| {
+        let mut command = amplifier(dir.path());
+        command.env("AMPLIFIER_STORE", &url);
+        if crash {
+            command.env("AMPLIFIER_PLAN_STOP_AFTER_STEP", "1");
+        }
+        start_server_with(command, &["--plan", "plan.yaml"])
+    };
+    let (mut dying, taking_over) = (worker(true), worker(false));
+    let request = app_request("failover").to_string();
+    let post = |addr: &str, last_event_id: Option<u64>| {
+        let resume = last_event_id.map_or_else(String::new, |id| format!("Last-Event-ID: {id}\r\n"));
+        let text = format!(
+            "POST /v1/runs HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{resume}Connection: close\r\n\r\n{request}",
+            request.len()
+        );
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        std::io::Write::write_all(&mut stream, text.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        // The first worker's connection breaks when it dies: what came, came.
+        let _ = std::io::Read::read_to_end(&mut stream, &mut raw);
+        parse_sse(&String::from_utf8_lossy(&raw))
+    };
+    let (direct, followed) = std::thread::scope(|scope| {
+        let posted = scope.spawn(|| post(&dying.addr, None));
+        // The follower asks until the run's stream is stored (404 before).
+        let started = std::time::Instant::now();
+        let followed = loop {
+            let (status, _, followed) = http(&taking_over.addr, "GET", "/v1/runs/failover/events", "");
+            if status == 200 {
+                break followed;
+            }
+            assert_eq!(status, 404, "{followed}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(60), "the run never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        (posted.join().unwrap(), parse_sse(&followed))
+    });
+    assert_eq!(dying.wait_exit(std::time::Duration::from_secs(30)).code(), Some(70), "the crash point fired");
+    assert_eq!(handoffs(&direct, "occurred"), ["strategist"], "the first worker died after one step");
+
+    let mut frames = direct.clone();
+    frames.extend(post(&taking_over.addr, Some(direct.last().unwrap().id.unwrap())));
+    check_stream(&frames);
+    assert!(
+        frames.iter().any(|f| f.event == "warning"
+            && f.data["message"] == "the worker running this run stopped; another worker took the run over"),
+        "{:?}",
+        events(&frames)
+    );
+    assert!(frames.iter().any(|f| f.event == "run_message" && f.data["message"] == "Resuming existing thread state"));
+    assert_eq!(handoffs(&frames, "occurred"), ["strategist", "writer", "qa"], "each step once");
+    assert_eq!(read_lines(&dir.path().join("planner-requests.jsonl")).len(), planner_before + 1, "planned once");
+    assert_eq!(complete(&frames), &uninterrupted);
+
+    check_stream(&followed);
+    assert_eq!((followed.first(), followed.last()), (frames.first(), frames.last()));
+    assert!(followed.iter().all(|f| frames.contains(f)), "nothing the run's client did not read");
+}
+
 #[test]
 fn a_question_for_a_person_pauses_the_served_run_until_it_is_answered() {
     let dir = tempfile::tempdir().unwrap();

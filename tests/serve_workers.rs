@@ -256,33 +256,121 @@ fn a_run_on_one_sqlite_worker_is_read_from_another() {
     a_run_on_one_worker_is_read_from_another(&format!("sqlite:{}", shared.path().display()));
 }
 
-/// A worker killed mid-run: a client reading the run from another worker
-/// is told so, instead of waiting forever.
+/// A plan whose run answers `text` at once, logging each request its
+/// provider gets to `dir/requests.jsonl`.
+fn write_answering_plan(dir: &Path, text: &str) {
+    let provider = format!(
+        "  - module: provider-scripted\n    source: \"{}\"\n    config: {{script: [{{text: \"{text}\"}}], requests_log: \"{}\"}}\n",
+        plugin("provider-scripted"),
+        dir.join("requests.jsonl").display()
+    );
+    std::fs::write(dir.join("plan.yaml"), plan_yaml(&provider, "", "  []")).unwrap();
+}
+
+/// What a taken-over run's stream must show: the run from its start, once,
+/// the worker's replacement, and the end the second worker gave it.
+fn assert_taken_over(frames: &[Frame]) {
+    let events: Vec<&str> = frames.iter().map(|f| f.event.as_str()).filter(|e| *e != "heartbeat").collect();
+    let count = |name: &str| events.iter().filter(|e| **e == name).count();
+    assert_eq!((count("start"), count("tool_call"), count("complete")), (1, 1, 1), "{events:?}");
+    assert_eq!(events.first(), Some(&"start"));
+    assert_eq!(events.last(), Some(&"complete"), "{events:?}");
+    let replaced = frames.iter().position(|f| {
+        f.event == "warning"
+            && f.data["message"].as_str().unwrap_or_default().contains("another worker took the run over")
+    });
+    let replaced = replaced.unwrap_or_else(|| panic!("no warning that the worker was replaced: {events:?}"));
+    assert!(frames[..replaced].iter().any(|f| f.event == "tool_call"), "the first worker's frames come first");
+    assert_eq!(frames.last().unwrap().data["data"]["message"], "finished on B");
+    let ids: Vec<u64> = frames.iter().map(|f| f.id.unwrap()).collect();
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "ids only grow: {ids:?}");
+    let correlation = &frames[0].data["correlationId"];
+    assert!(frames.iter().all(|f| f.data["correlationId"] == *correlation), "one run, one correlation id");
+}
+
+/// What worker B's model was asked: the run's history as worker A stored
+/// it (the prompt once, the tool call, its result repaired as cancelled),
+/// not the prompt again.
+fn assert_history_went_on(dir: &Path) {
+    let log = std::fs::read_to_string(dir.join("requests.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let roles: Vec<&str> = first["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles.iter().filter(|r| **r == "user").count(), 1, "the prompt once: {first}");
+    let calls = first["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "assistant").count();
+    assert_eq!(calls, 1, "worker A's tool call, restored: {first}");
+    assert_eq!(roles.last(), Some(&"tool"), "the interrupted call's result, repaired: {first}");
+}
+
+/// Reads what a stream sent until its connection ended, however it ended.
+fn read_until_broken(run: Run) -> Vec<Frame> {
+    let mut reader = run.reader;
+    let mut raw = run.text.into_bytes();
+    let mut chunk = [0; 4096];
+    while let Ok(read) = reader.read(&mut chunk) {
+        if read == 0 {
+            break;
+        }
+        raw.extend_from_slice(&chunk[..read]);
+    }
+    parse_sse(&String::from_utf8_lossy(&raw))
+}
+
+/// The failover: worker A is killed mid-run; worker B takes the run over
+/// and finishes it from A's stored history. A client that followed on B
+/// reads one stream; A's own client reconnects to B and reads the rest.
 #[test]
-fn a_reader_on_another_worker_is_told_when_the_runs_worker_dies() {
+fn a_run_whose_worker_is_killed_is_finished_by_another() {
     let url = amplifier_test_postgres::database();
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     write_sleeping_plan(dir_a.path(), 60);
-    write_sleeping_plan(dir_b.path(), 0);
+    write_answering_plan(dir_b.path(), "finished on B");
     let mut worker_a = serve(dir_a.path(), Some(&url), &[]);
     let worker_b = serve(dir_b.path(), Some(&url), &[]);
-    let _run = Run::napping(&worker_a.addr, "orphan");
+    let run = Run::napping(&worker_a.addr, "failover");
     let follower = std::thread::spawn({
         let addr = worker_b.addr.clone();
-        move || follow(&addr, "orphan", None)
+        move || follow(&addr, "failover", None)
     });
+    // The tool call is stored within 100 ms of its event.
     std::thread::sleep(Duration::from_millis(500));
     worker_a.kill();
-    let (status, frames) = follower.join().unwrap();
+    let direct = read_until_broken(run);
+    let last_read = direct.last().unwrap().id.unwrap();
+    let body = r#"{"mode": "chat", "message": "nap", "threadId": "failover"}"#;
+    let (status, rest) = reconnect(&worker_b.addr, body, last_read);
+    let (follower_status, followed) = follower.join().unwrap();
+    assert_eq!((status, follower_status), (200, 200));
+    assert_taken_over(&followed);
+    assert_eq!(direct[..], followed[..direct.len()], "the follower read what A's client read");
+    let after: Vec<&Frame> = followed.iter().filter(|f| f.id.unwrap() > last_read).collect();
+    assert_eq!(rest.iter().collect::<Vec<_>>(), after, "A's client read on from where it stopped");
+    assert_history_went_on(dir_b.path());
+}
+
+/// SIGTERM on a worker of a PostgreSQL store: what is still running after
+/// the grace is handed to another worker, not cancelled.
+#[test]
+fn a_stopping_worker_hands_its_runs_to_another() {
+    let url = amplifier_test_postgres::database();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_sleeping_plan(dir_a.path(), 60);
+    write_answering_plan(dir_b.path(), "finished on B");
+    let mut worker_a = serve(dir_a.path(), Some(&url), &["--shutdown-grace", "1"]);
+    let worker_b = serve(dir_b.path(), Some(&url), &[]);
+    let run = Run::napping(&worker_a.addr, "handed");
+    std::thread::sleep(Duration::from_millis(300));
+    worker_a.terminate();
+    let direct = parse_sse(&run.finish());
+    let last = direct.last().unwrap();
+    assert_eq!(last.event, "warning", "A's client is told, and its stream ends: {direct:?}");
+    assert_eq!(last.data["message"], "this server is shutting down: another worker takes the run over");
+    assert!(!direct.iter().any(|f| f.event == "run_error"), "not cancelled: {direct:?}");
+    assert_eq!(worker_a.wait_exit(Duration::from_secs(30)).code(), Some(0));
+    let body = r#"{"mode": "chat", "message": "nap", "threadId": "handed"}"#;
+    let (status, rest) = reconnect(&worker_b.addr, body, last.id.unwrap());
     assert_eq!(status, 200);
-    let last = frames.last().unwrap();
-    assert_eq!(last.event, "run_error", "{frames:?}");
-    assert_eq!(last.data["message"], "the worker running this run stopped");
-    assert_eq!(last.data["correlationId"], frames[0].data["correlationId"], "the run's own correlation id");
-    let ids: Vec<u64> = frames.iter().map(|f| f.id.unwrap()).collect();
-    assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>(), "consecutive ids");
-    assert!(frames.iter().any(|f| f.event == "tool_call"), "it read the run before: {frames:?}");
-    let (status, _, answer) =
-        http(&worker_b.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "again", "threadId": "orphan"}"#);
-    assert_eq!(status, 200, "the dead worker's thread is free: {answer}");
+    let mut whole = direct.clone();
+    whole.extend(rest);
+    assert_taken_over(&whole);
+    assert_history_went_on(dir_b.path());
 }

@@ -172,7 +172,11 @@ impl AgentLoop {
         if submitted.is_denied() {
             return self.denied(0, submitted.reason).await;
         }
-        self.host.add_message(Message::user(prompt)).await?;
+        // A turn taken over from a worker that died: the history already holds its prompt.
+        let resumed = self.host.capability(amplifier_sdk::capabilities::RESUMED_TURN).await?;
+        if resumed.as_ref().and_then(Value::as_str) != Some(prompt.as_str()) {
+            self.host.add_message(Message::user(prompt)).await?;
+        }
         let provider = self.provider_name().await?;
         let mut ephemeral = submitted.ephemeral_injections;
         let mut iteration: u64 = 0;

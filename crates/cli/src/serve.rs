@@ -29,11 +29,14 @@
 //! `--resume-window` seconds is cancelled: its client left and did not
 //! come back.
 //!
+//! A run whose worker died is taken over by another worker of the store
+//! (see [`takeover`]); with PostgreSQL, runs are kept as sessions for that.
+//!
 //! SIGTERM (or Ctrl-C) shuts the server down gracefully: it stops
 //! accepting connections, refuses new runs on open ones (503), lets the
-//! running ones finish for `--shutdown-grace` seconds, cancels what is left,
-//! waits for clients to read the last frames, and exits 0. A second signal
-//! exits at once.
+//! running ones finish for `--shutdown-grace` seconds, hands what is left
+//! to another worker (PostgreSQL) or cancels it (SQLite), waits for clients
+//! to read the last frames, and exits 0. A second signal exits at once.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -59,6 +62,7 @@ use crate::error::{CliError, CliResult};
 use crate::hosting::{self, Flags};
 
 mod door;
+mod takeover;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -89,10 +93,16 @@ pub struct ServeArgs {
     /// `Last-Event-ID`) before the run is cancelled.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     resume_window: u64,
-    /// Seconds running runs get to finish after SIGTERM (or Ctrl-C) before
-    /// they are cancelled and the server exits.
+    /// Seconds running runs get to finish after SIGTERM (or Ctrl-C); then
+    /// they are handed to another worker (a PostgreSQL store) or cancelled
+    /// (SQLite), and the server exits.
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     shutdown_grace: u64,
+    /// Seconds the PostgreSQL server waits for a worker that vanished (its
+    /// machine lost, its network cut) before its runs' locks go and another
+    /// worker takes its runs over. A killed worker's go at once.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    lease_timeout: u64,
 }
 
 /// After the runs ended, how long clients get to read their last frames
@@ -129,6 +139,17 @@ struct LiveRun {
     feed: Arc<Feed>,
     mapper: Arc<Mapper>,
     cancellation: watch::Receiver<Option<CancellationToken>>,
+    phase: watch::Receiver<Phase>,
+}
+
+/// Where a run is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Running,
+    /// Its last frames were sent; its stream's end is being stored.
+    Ending,
+    /// It let go of its thread.
+    Ended,
 }
 
 pub fn serve(args: ServeArgs) -> CliResult {
@@ -140,6 +161,7 @@ pub fn serve(args: ServeArgs) -> CliResult {
     // Served runs are not kept as sessions, and do not write amplifier.lock.
     let host = hosting::open(&plan, hosting::options(Flags::default(), false)?)?;
     let max_runs = u32::try_from(args.max_runs.max(1)).unwrap_or(u32::MAX >> 3);
+    amplifier_store::set_lease_timeout(Duration::from_secs(args.lease_timeout));
     let frames = FrameWriter::start(host.store())
         .map_err(|err| CliError::failed(format!("cannot open the session store: {err}")))?;
     let app = Arc::new(App {
@@ -183,6 +205,7 @@ pub fn serve(args: ServeArgs) -> CliResult {
             stop_requested().await;
             app.draining.store(true, Ordering::SeqCst);
         };
+        tokio::spawn(takeover::watch(app.clone()));
         door::serve(listener, router, read_timeout, stop)
             .await
             .map_err(|err| CliError::failed(format!("the server stopped: {err}")))?;
@@ -216,12 +239,23 @@ async fn drain(app: &App, grace: Duration) {
     // Every permit back: every run ended and its clients read it out.
     let all_done = || app.permits.acquire_many(app.max_runs);
     if tokio::time::timeout(grace, all_done()).await.is_err() {
+        // In a shared store another worker takes them over; alone, they end.
+        let hand_over = matches!(app.host.store().location(), amplifier_store::Location::Postgres(_));
         {
             let live = app.live.lock().expect("live lock");
-            eprintln!("shutting down: cancelling {} run(s) still in progress", live.len());
+            let what = if hand_over { "handing over" } else { "cancelling" };
+            eprintln!("shutting down: {what} {} run(s) still in progress", live.len());
             for run in live.values() {
                 if let Some(token) = run.cancellation.borrow().as_ref() {
-                    run.feed.send(run.mapper.warning("this server is shutting down: the run is cancelled"));
+                    if hand_over {
+                        run.feed.send(
+                            run.mapper.warning("this server is shutting down: another worker takes the run over"),
+                        );
+                        // Its clients reconnect to another worker; its stream stays open for that worker.
+                        run.feed.hand_over();
+                    } else {
+                        run.feed.send(run.mapper.warning("this server is shutting down: the run is cancelled"));
+                    }
                     token.request_immediate();
                 }
             }
@@ -321,31 +355,42 @@ async fn launch(
         Some(Value::String(id)) if !id.is_empty() => id,
         _ => sse::correlation_id(),
     };
+    let prompt = Value::Object(request.clone()).to_string();
     let feed = Feed::new(correlation.clone());
     let reader = feed.reader(0).expect("a new feed has frame 0");
     let mapper = Arc::new(Mapper::new(correlation.clone()));
-    let (cancellation, mut cancellation_set) = watch::channel(None::<CancellationToken>);
-    let digest = amplifier_store::request_digest(&body);
+    let (cancellation, cancellation_set) = watch::channel(None::<CancellationToken>);
+    let (phase, phase_seen) = watch::channel(Phase::Running);
     // Checked and registered under one lock: two requests for a thread can't both start.
-    let permit = {
-        let mut live = app.live.lock().expect("live lock");
-        if app.draining.load(Ordering::SeqCst) {
-            return error(StatusCode::SERVICE_UNAVAILABLE, "this server is shutting down; try another");
-        }
-        if live.contains_key(&thread) {
-            return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"));
-        }
-        let Ok(permit) = app.permits.clone().try_acquire_owned() else {
-            return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
+    let permit = loop {
+        let mut finishing = {
+            let mut live = app.live.lock().expect("live lock");
+            if app.draining.load(Ordering::SeqCst) {
+                return error(StatusCode::SERVICE_UNAVAILABLE, "this server is shutting down; try another");
+            }
+            match live.get(&thread) {
+                // Its last frames were sent: it lets go of the thread once they are stored.
+                Some(run) if *run.phase.borrow() != Phase::Running => run.phase.clone(),
+                Some(_) => {
+                    return error(StatusCode::CONFLICT, format!("thread `{thread}` already has a run in progress"))
+                }
+                None => {
+                    let Ok(permit) = app.permits.clone().try_acquire_owned() else {
+                        return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
+                    };
+                    let run = LiveRun {
+                        request: body.clone(),
+                        feed: feed.clone(),
+                        mapper: mapper.clone(),
+                        cancellation: cancellation_set.clone(),
+                        phase: phase_seen.clone(),
+                    };
+                    live.insert(thread.clone(), run);
+                    break permit;
+                }
+            }
         };
-        let run = LiveRun {
-            request: body,
-            feed: feed.clone(),
-            mapper: mapper.clone(),
-            cancellation: cancellation_set.clone(),
-        };
-        live.insert(thread.clone(), run);
-        permit
+        let _ = tokio::time::timeout(READ_OUT, finishing.wait_for(|phase| *phase == Phase::Ended)).await;
     };
     // The thread's lock in the store: other workers of the store refuse it too.
     let thread_lock = match lock_thread(&app, &thread).await {
@@ -355,25 +400,67 @@ async fn launch(
             return response;
         }
     };
-    // Their clients read its frames from the store.
-    app.frames.copy(&feed, &thread, &correlation, &digest);
-    let prompt = Value::Object(request.clone()).to_string();
+    // Their clients read its frames from the store, and take it over if this worker dies.
+    let stream = app.frames.copy(&feed, &thread, &correlation, &body, &prompt).await;
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
+    // With workers that share the store, the run is kept as a session: the
+    // history a worker that takes the run over goes on from.
+    let builder = match app.host.store().location() {
+        amplifier_store::Location::Postgres(_) => app.host.session().record(Some(format!("serve thread {thread}"))),
+        amplifier_store::Location::Sqlite(_) => app.host.session(),
+    };
+    let run = Run {
+        thread,
+        stream,
+        prompt,
+        user: user_of(&request),
+        feed,
+        mapper,
+        cancellation: (cancellation, cancellation_set),
+        phase,
+    };
+    drive(app, run, builder, Some(start_data), (thread_lock, permit));
+    sse_response(Frames::Live(reader))
+}
+
+/// A run about to be driven: what [`drive`] needs besides its session.
+struct Run {
+    thread: String,
+    /// Its stream's id in the store.
+    stream: String,
+    prompt: String,
+    user: Option<String>,
+    feed: Arc<Feed>,
+    mapper: Arc<Mapper>,
+    cancellation: (watch::Sender<Option<CancellationToken>>, watch::Receiver<Option<CancellationToken>>),
+    phase: watch::Sender<Phase>,
+}
+
+/// Runs `run` in a session from `builder`, in the background, holding the
+/// thread's lock and a run permit until it ends; then frees the thread and
+/// ends the feed.
+fn drive(
+    app: Arc<App>,
+    run: Run,
+    builder: amplifier_host::SessionBuilder,
+    start_data: Option<Value>,
+    (thread_lock, permit): (amplifier_store::SessionLock, tokio::sync::OwnedSemaphorePermit),
+) {
+    let Run { thread, stream, prompt, user, feed, mapper, cancellation: (cancellation, mut cancellation_set), phase } =
+        run;
     // Runs of one thread are one conversation: a routing orchestrator's
     // agents remember the thread's earlier turns.
-    let conversation = Conversation { user: user_of(&request), id: Some(thread.clone()) };
+    let conversation = Conversation { user, id: Some(thread.clone()) };
     let approval = Arc::new(crate::approval::TerminalApproval::new(std::path::Path::new(".")));
-    // A served run's state is kept per thread id (`GET /v1/runs/{thread}`), not as a session.
-    let builder = app.host.session().approval(approval).conversation(conversation.clone());
-    let run_app = app.clone();
+    let builder = builder.approval(approval).conversation(conversation.clone());
     tokio::spawn(async move {
         let beating = tokio::spawn({
-            let (feed, every) = (feed.clone(), run_app.heartbeat);
+            let (feed, every) = (feed.clone(), app.heartbeat);
             async move { feed.beat(every).await }
         });
         // Nobody is left to wait for the run: its calls are dropped at once.
         let watcher = tokio::spawn({
-            let (feed, grace) = (feed.clone(), run_app.resume_window);
+            let (feed, grace) = (feed.clone(), app.resume_window);
             async move {
                 feed.abandoned(grace).await;
                 if let Ok(token) = cancellation_set.wait_for(Option::is_some).await {
@@ -385,28 +472,36 @@ async fn launch(
         let _ = sse::stream(builder, (&prompt, &[]), start_data, frames, |coordinator| {
             let (user, id) = conversation.resolve(coordinator.session_id());
             crate::trace_bridge::attach(coordinator, user, id);
+            // The session a worker that takes the run over resumes.
+            app.frames.session(&thread, &stream, coordinator.session_id());
             cancellation.send_replace(Some(coordinator.cancellation().clone()));
         })
         .await;
         beating.abort();
         watcher.abort();
-        // The thread is free before its stream ends: a client that posts
-        // again as soon as it read `complete` is not refused.
-        run_app.live.lock().expect("live lock").remove(&thread);
+        // The stream's end is stored before the thread is free (a worker that
+        // finds the thread free and its stream open takes the run over), and
+        // the thread is free before the clients' streams end (a client that
+        // posts again once it read the end is not refused; one that posts
+        // sooner, to this worker, waits for this: see `launch`).
+        phase.send_replace(Phase::Ending);
+        feed.end_copies();
+        app.frames.flush().await;
+        app.live.lock().expect("live lock").remove(&thread);
         drop(thread_lock);
+        phase.send_replace(Phase::Ended);
         feed.close();
-        if run_app.draining.load(Ordering::SeqCst) {
+        if app.draining.load(Ordering::SeqCst) {
             // The process is about to exit: its clients read the last frames first.
             let _ = tokio::time::timeout(READ_OUT, feed.read_out()).await;
         }
         drop(permit);
     });
-    sse_response(Frames::Live(reader))
 }
 
 /// Takes the thread's lock in the session store, or answers why not.
 async fn lock_thread(app: &Arc<App>, thread: &str) -> Result<amplifier_store::SessionLock, Response> {
-    let (host, name) = (app.host.clone(), sse::thread_lock_name(thread));
+    let (host, name) = (app.host.clone(), amplifier_store::thread_lock_name(thread));
     // The store's calls block: off the async workers.
     match tokio::task::spawn_blocking(move || host.lock_run(&name)).await {
         Ok(Ok(lock)) => Ok(lock),
@@ -444,10 +539,9 @@ async fn resume(app: &Arc<App>, headers: &HeaderMap, body: &[u8]) -> Response {
         let live = app.live.lock().expect("live lock");
         live.values().find(|run| *run.request == *body).map(|run| run.feed.reader(after))
     };
-    match local {
-        Some(Ok(reader)) => return sse_response(Frames::Live(reader)),
-        Some(Err(sse::Gone)) => return gone(after),
-        None => {}
+    // Frames this worker no longer keeps, or never had (a run it took over), are in the store.
+    if let Some(Ok(reader)) = local {
+        return sse_response(Frames::Live(reader));
     }
     let digest = amplifier_store::request_digest(body);
     let found = stored(app, move |store| store.stream_of_request(&digest)).await;
@@ -468,19 +562,13 @@ async fn follow_run(State(app): State<Arc<App>>, Path(thread): Path<String>, hea
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
     let local = app.live.lock().expect("live lock").get(&thread).map(|run| run.feed.reader(after));
-    match local {
-        Some(Ok(reader)) => return sse_response(Frames::Live(reader)),
-        Some(Err(sse::Gone)) => return gone(after),
-        None => {}
+    if let Some(Ok(reader)) = local {
+        return sse_response(Frames::Live(reader));
     }
     let id = thread.clone();
     let found = stored(&app, move |store| store.stream(&id)).await;
     read_stored(&app, found, after, || error(StatusCode::NOT_FOUND, format!("thread `{thread}` has no run to follow")))
         .await
-}
-
-fn gone(after: u64) -> Response {
-    error(StatusCode::CONFLICT, format!("this run's frames after id {after} are no longer kept"))
 }
 
 /// A store read off the async workers.
@@ -520,10 +608,8 @@ async fn read_stored(
     if stream.closed && after == stream.last_id {
         return none();
     }
-    // Quiet for three heartbeats, not one: the worker running it may be gone.
-    let stale = app.heartbeat * 3;
     let host = app.host.clone();
-    match tokio::task::spawn_blocking(move || StoredReader::open(host.store(), &stream, after, stale)).await {
+    match tokio::task::spawn_blocking(move || StoredReader::open(host.store(), &stream, after)).await {
         Ok(Ok(reader)) => sse_response(Frames::Stored(reader)),
         Ok(Err(err)) => error(StatusCode::SERVICE_UNAVAILABLE, format!("cannot read the run's frames: {err}")),
         Err(err) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run's frames: {err}")),

@@ -40,12 +40,13 @@ pub async fn run(
     let sink = Arc::new(StdoutSink { encoder: Encoder::default() });
     let mut ctrl_c = None;
     let builder = builder.approval(approval).conversation(conversation.clone());
-    let result = sse::stream(builder, (prompt, images), json!({"threadId": thread}), (mapper, sink), |coordinator| {
-        let (user, id) = conversation.resolve(coordinator.session_id());
-        crate::trace_bridge::attach(coordinator, user, id);
-        ctrl_c = Some(hosting::cancel_on_ctrl_c(coordinator));
-    })
-    .await;
+    let result =
+        sse::stream(builder, (prompt, images), Some(json!({"threadId": thread})), (mapper, sink), |coordinator| {
+            let (user, id) = conversation.resolve(coordinator.session_id());
+            crate::trace_bridge::attach(coordinator, user, id);
+            ctrl_c = Some(hosting::cancel_on_ctrl_c(coordinator));
+        })
+        .await;
     if let Some(task) = ctrl_c {
         task.abort();
     }

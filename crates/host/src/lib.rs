@@ -36,8 +36,9 @@ pub mod timings;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use amplifier_kernel::capabilities;
 use amplifier_kernel::loading::{LoadReport, ModuleLoader};
-use amplifier_kernel::models::{Message, RunStatus};
+use amplifier_kernel::models::{Message, Role, RunStatus};
 use amplifier_kernel::plan::{ModuleSpec, MountPlan, ProviderChoice};
 use amplifier_kernel::services::ApprovalSystem;
 use amplifier_kernel::session::{Session, SessionObserver, SessionOptions};
@@ -206,6 +207,7 @@ impl Host {
         SessionBuilder {
             host: self.clone(),
             record: Record::Not,
+            continues: false,
             approval: None,
             conversation: None,
             observers: Vec::new(),
@@ -283,6 +285,8 @@ enum Record {
 pub struct SessionBuilder {
     host: Host,
     record: Record,
+    /// The first turn goes on from the restored history's last prompt.
+    continues: bool,
     approval: Option<Arc<dyn ApprovalSystem>>,
     conversation: Option<Conversation>,
     observers: Vec<Arc<dyn SessionObserver>>,
@@ -299,6 +303,16 @@ impl SessionBuilder {
     /// [`HostedSession::start`]), its next turn. The caller holds its lock.
     pub fn resume(mut self, store: Store, session: SessionRecord, lock: SessionLock) -> Self {
         self.record = Record::Resume { store: Box::new(store), session: Box::new(session), lock };
+        self
+    }
+
+    /// The resumed session's history ends inside the turn of the prompt its
+    /// first turn runs again (its worker died): when the history's last
+    /// user message is that prompt, the turn goes on from the history
+    /// ([`amplifier_protocol::capabilities::RESUMED_TURN`]) instead of
+    /// asking it a second time.
+    pub fn continue_turn(mut self) -> Self {
+        self.continues = true;
         self
     }
 
@@ -376,7 +390,15 @@ impl SessionBuilder {
             coordinator.set_result_spill(Arc::new(spill));
         }
         timings::phase("session opened (store and lock)");
-        Ok(HostedSession { host: host.clone(), session, recording, loaded: false, started: false, turns: 0 })
+        Ok(HostedSession {
+            host: host.clone(),
+            session,
+            recording,
+            loaded: false,
+            started: false,
+            turns: 0,
+            continues: self.continues,
+        })
     }
 }
 
@@ -390,6 +412,8 @@ pub struct HostedSession {
     loaded: bool,
     started: bool,
     turns: u32,
+    /// See [`SessionBuilder::continue_turn`].
+    continues: bool,
 }
 
 impl HostedSession {
@@ -458,7 +482,14 @@ impl HostedSession {
         self.turns += 1;
         let coordinator = self.session.coordinator().clone();
         coordinator.cancellation().reset();
+        let continued = std::mem::take(&mut self.continues) && self.last_prompt_is(prompt).await;
+        if continued {
+            coordinator.register_capability(capabilities::RESUMED_TURN, serde_json::json!(prompt));
+        }
         let result = self.session.execute(prompt).await;
+        if continued {
+            coordinator.register_capability(capabilities::RESUMED_TURN, serde_json::Value::Null);
+        }
         timings::phase("turn run");
         if let Some(recording) = &self.recording {
             recording.capture(&coordinator).await;
@@ -466,6 +497,12 @@ impl HostedSession {
         }
         timings::phase("turn written");
         result.map_err(|error| HostError::Turn { error, cancelled: self.session.status() == RunStatus::Cancelled })
+    }
+
+    /// Whether the history's last user message is `prompt`.
+    async fn last_prompt_is(&self, prompt: &str) -> bool {
+        let Ok(history) = self.session.coordinator().get_messages().await else { return false };
+        history.iter().rev().find(|m| m.role == Role::User).is_some_and(|m| m.content.text() == prompt)
     }
 
     /// Ends the session: modules cleaned up, the last write made with the

@@ -45,7 +45,7 @@ use crate::{HostError, SessionBuilder};
 mod feed;
 mod stored;
 pub use feed::{Feed, Gone, Mirror, Reader};
-pub use stored::{thread_lock_name, FrameWriter, StoredReader};
+pub use stored::{FrameWriter, StoredReader};
 
 /// Observers run after every other hook, so they see what the hooks left.
 const OBSERVER_PRIORITY: i32 = i32::MAX;
@@ -307,23 +307,25 @@ impl SessionObserver for Observer {
 }
 
 /// Runs one prompt in a new session from `builder`, sending frames as it
-/// goes: `start` first (with `start_data` and the session's id), exactly
+/// goes: `start` first (with `start_data` and the session's id; none
+/// without `start_data`: a run taken over goes on in its stream), exactly
 /// one `complete` or `error` last. `on_session` sees the session's
 /// coordinator before its modules mount (to cancel it, for instance).
 pub async fn stream(
     builder: SessionBuilder,
     (prompt, images): (&str, &[Message]),
-    start_data: Value,
+    start_data: Option<Value>,
     (mapper, sink): (Arc<Mapper>, Arc<dyn FrameSink>),
     on_session: impl FnOnce(&Arc<Coordinator>),
 ) -> Result<String, HostError> {
     let observer = Arc::new(Observer { mapper: mapper.clone(), sink: sink.clone() });
     let mut hosted = builder.observe(observer).open()?;
-    let mut start = start_data;
-    if let Some(map) = start.as_object_mut() {
-        map.insert("sessionId".into(), json!(hosted.session_id()));
+    if let Some(mut start) = start_data {
+        if let Some(map) = start.as_object_mut() {
+            map.insert("sessionId".into(), json!(hosted.session_id()));
+        }
+        sink.send(mapper.start(start));
     }
-    sink.send(mapper.start(start));
     on_session(hosted.coordinator());
     let result = match hosted.start().await {
         Ok(_) => hosted.turn_with(images, prompt).await,

@@ -10,3 +10,8 @@ pub const UI_TERMINAL: &str = "ui.terminal";
 /// Registered by a hook module that took over drawing the session
 /// (hooks-streaming-ui); the front end's plain printer then stands down.
 pub const UI_RENDERER: &str = "ui.renderer";
+/// Set by the host, to the prompt, on a turn that goes on from a stored
+/// history that ends inside that prompt's turn (a served run taken over
+/// from a worker that died): the history already holds the prompt, so an
+/// orchestrator goes on from it instead of adding the prompt again.
+pub const RESUMED_TURN: &str = "session.resumed_turn";

@@ -18,6 +18,14 @@ use crate::{now_ms, Result, Store};
 /// The channel PostgreSQL notifies, with the thread id, on every append.
 pub const FRAMES_CHANNEL: &str = "amplifier_frames";
 
+/// The name of the lock a thread's run holds in the store while it runs
+/// (see [`crate::Location::lock`]).
+pub fn thread_lock_name(thread: &str) -> String {
+    format!("{THREAD_LOCK_PREFIX}{thread}")
+}
+
+const THREAD_LOCK_PREFIX: &str = "thread-";
+
 /// How long a finished stream's frames are kept (for a client that comes
 /// back late to read the end of its run).
 const KEEP_CLOSED_MS: i64 = 60 * 60 * 1000;
@@ -67,6 +75,31 @@ pub struct StreamOpen {
     pub run: String,
     /// The digest of the request that started the run ([`request_digest`]).
     pub request: String,
+    /// The run's prompt (its request as the orchestrator reads it), for a
+    /// worker that takes the run over.
+    pub prompt: String,
+}
+
+/// The session a run's stream belongs to, for [`Store::write_streams`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamSession {
+    pub thread: String,
+    pub run: String,
+    pub session_id: String,
+}
+
+/// An open stream no worker holds the thread of (see [`Store::stalled_streams`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StalledStream {
+    pub thread: String,
+    pub run: String,
+    /// The run's prompt.
+    pub prompt: String,
+    /// The session that ran it, once the worker said.
+    pub session_id: Option<String>,
+    pub last_id: u64,
+    /// When the stream last changed (ms since the epoch, the writer's clock).
+    pub updated_ms: i64,
 }
 
 /// Frames for a thread's stream, for [`Store::write_streams`].
@@ -86,14 +119,23 @@ const NOTIFY_BYTES: usize = 7000;
 
 impl Store {
     /// Starts the `opens` streams (a thread's earlier stream goes, with its
-    /// frames), then makes the `appends`, in one transaction of a few
-    /// statements however many there are (the rows travel as JSON).
-    pub fn write_streams(&self, opens: &[StreamOpen], appends: &[StreamAppend]) -> Result<()> {
+    /// frames), notes the `sessions`, then makes the `appends`, in one
+    /// transaction of a few statements however many there are (the rows
+    /// travel as JSON).
+    pub fn write_streams(
+        &self,
+        opens: &[StreamOpen],
+        sessions: &[StreamSession],
+        appends: &[StreamAppend],
+    ) -> Result<()> {
         let dialect = self.dialect();
         let opened: Vec<&str> = opens.iter().map(|open| open.thread.as_str()).collect();
         let opened = json_text(&opened);
         let streams = json_text(
-            &opens.iter().map(|o| serde_json::json!({"t": o.thread, "r": o.run, "q": o.request})).collect::<Vec<_>>(),
+            &opens
+                .iter()
+                .map(|o| serde_json::json!({"t": o.thread, "r": o.run, "q": o.request, "b": o.prompt}))
+                .collect::<Vec<_>>(),
         );
         let appended: Vec<&str> = appends.iter().map(|append| append.thread.as_str()).collect();
         let appended_json = json_text(&appended);
@@ -107,17 +149,24 @@ impl Store {
                 sql.execute(&format!("DELETE FROM run_frames WHERE thread_id {threads_in}"), args![&opened])?;
                 sql.execute(
                     dialect.pick(
-                        "INSERT INTO run_streams (thread_id, run_id, request, closed, updated_ms)
-                         SELECT json_extract(value, '$.t'), json_extract(value, '$.r'), json_extract(value, '$.q'), 0, ?2
+                        "INSERT INTO run_streams (thread_id, run_id, request, prompt, session_id, closed, updated_ms)
+                         SELECT json_extract(value, '$.t'), json_extract(value, '$.r'), json_extract(value, '$.q'),
+                           json_extract(value, '$.b'), NULL, 0, ?2
                          FROM json_each(?1) WHERE true
                          ON CONFLICT (thread_id) DO UPDATE SET run_id = excluded.run_id, request = excluded.request,
-                           closed = 0, updated_ms = excluded.updated_ms",
-                        "INSERT INTO run_streams (thread_id, run_id, request, closed, updated_ms)
-                         SELECT t, r, q, 0, ?2 FROM json_to_recordset(?1::json) AS x(t text, r text, q text)
+                           prompt = excluded.prompt, session_id = NULL, closed = 0, updated_ms = excluded.updated_ms",
+                        "INSERT INTO run_streams (thread_id, run_id, request, prompt, session_id, closed, updated_ms)
+                         SELECT t, r, q, b, NULL, 0, ?2 FROM json_to_recordset(?1::json) AS x(t text, r text, q text, b text)
                          ON CONFLICT (thread_id) DO UPDATE SET run_id = excluded.run_id, request = excluded.request,
-                           closed = 0, updated_ms = excluded.updated_ms",
+                           prompt = excluded.prompt, session_id = NULL, closed = 0, updated_ms = excluded.updated_ms",
                     ),
                     args![&streams, now],
+                )?;
+            }
+            for session in sessions {
+                sql.execute(
+                    "UPDATE run_streams SET session_id = ?3 WHERE thread_id = ?1 AND run_id = ?2",
+                    args![&session.thread, &session.run, &session.session_id],
                 )?;
             }
             if appends.is_empty() {
@@ -199,6 +248,43 @@ impl Store {
             )?;
             sql.execute("DELETE FROM run_streams WHERE closed = 1 AND updated_ms < ?1", args![expired])?;
             Ok(())
+        })
+    }
+
+    /// The open streams whose thread no worker holds: their worker stopped
+    /// (or is just ending them). PostgreSQL leaves out those whose lock is
+    /// held; with SQLite the caller finds out by taking the lock.
+    pub fn stalled_streams(&self) -> Result<Vec<StalledStream>> {
+        // The lock's key as `crate::postgres` computes it, from the lock's name.
+        let unheld = match self.dialect() {
+            Dialect::Sqlite => String::new(),
+            Dialect::Postgres => format!(
+                "AND NOT EXISTS (SELECT 1 FROM pg_locks l
+                   WHERE l.locktype = 'advisory' AND l.granted
+                     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                     AND ((l.classid::bigint << 32) | l.objid::bigint)
+                       = hashtextextended('{THREAD_LOCK_PREFIX}' || s.thread_id, 0))"
+            ),
+        };
+        let query = format!(
+            "SELECT s.thread_id, s.run_id, s.prompt, s.session_id,
+               COALESCE((SELECT max(f.id) FROM run_frames f WHERE f.thread_id = s.thread_id), 0), s.updated_ms
+             FROM run_streams s WHERE s.closed = 0 {unheld}"
+        );
+        self.read(|sql| {
+            sql.query(&query, &[])?
+                .iter()
+                .map(|row| {
+                    Ok(StalledStream {
+                        thread: row.text(0)?,
+                        run: row.text(1)?,
+                        prompt: row.text(2)?,
+                        session_id: row.opt_text(3)?,
+                        last_id: row.uint(4)?,
+                        updated_ms: row.int(5)?,
+                    })
+                })
+                .collect()
         })
     }
 

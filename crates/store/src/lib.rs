@@ -52,10 +52,15 @@ pub use agents::{trim_history, AgentScope};
 pub use amplifier_protocol::repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
 pub use copy::CopyReport;
 pub use export::{events_jsonl, markdown_transcript, metadata_json, transcript_jsonl};
-pub use frames::{request_digest, StoredFrame, StreamAppend, StreamInfo, StreamOpen, FRAMES_CHANNEL};
+pub use frames::{
+    request_digest, thread_lock_name, StalledStream, StoredFrame, StreamAppend, StreamInfo, StreamOpen, StreamSession,
+    FRAMES_CHANNEL,
+};
 pub use lock::SessionLock;
 /// A store URL without its password, for messages and listings.
 pub use postgres::redact as redact_url;
+/// The lease of a PostgreSQL store's locks (see `amplifier serve --lease-timeout`).
+pub use postgres::set_lease_timeout;
 
 /// The database's file name inside the state directory.
 pub const DB_FILE: &str = "sessions.db";

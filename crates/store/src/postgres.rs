@@ -114,6 +114,8 @@ CREATE TABLE run_streams (
     thread_id  TEXT PRIMARY KEY,
     run_id     TEXT NOT NULL,
     request    TEXT NOT NULL,
+    prompt     TEXT NOT NULL DEFAULT '',
+    session_id TEXT,
     closed     BIGINT NOT NULL DEFAULT 0,
     updated_ms BIGINT NOT NULL
 );
@@ -152,9 +154,19 @@ struct Conn(Option<Client>);
 
 impl Conn {
     fn connect(url: &str, application: &str) -> Result<Conn> {
+        Conn::connect_with(url, application, "")
+    }
+
+    /// A connection whose session starts with the server settings
+    /// `options` (`-c name=value …`).
+    fn connect_with(url: &str, application: &str, options: &str) -> Result<Conn> {
         let mut config =
             postgres::Config::from_str(url).map_err(|err| StoreError::Invalid(format!("{}: {err}", redact(url))))?;
         config.application_name(application);
+        if !options.is_empty() {
+            let given = config.get_options().unwrap_or_default().to_owned();
+            config.options(format!("{given} {options}").trim());
+        }
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
@@ -399,6 +411,31 @@ pub(crate) fn lock(url: &str, session_id: &str) -> Result<SessionLock> {
     Err(StoreError::Locked { session: session_id.to_owned(), pid: holder(url, session_id)? })
 }
 
+/// How long the server waits for a vanished worker (its machine lost, its
+/// network cut) before it closes the worker's lock connection, which
+/// releases the worker's locks: its runs' leases.
+static LEASE_SECS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(10);
+
+/// Sets the lease of this process's session and thread locks (see
+/// [`LEASE_SECS`]) for lock connections opened from now on. A killed
+/// process's locks go at once, whatever the lease: its connection closes.
+pub fn set_lease_timeout(lease: Duration) {
+    LEASE_SECS.store(lease.as_secs().max(2), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The server's TCP settings for a lock connection: keepalive probes after
+/// half the lease of silence, then every tenth of it, five at most, and no
+/// unacknowledged write past the lease.
+fn lease_options() -> String {
+    let lease = LEASE_SECS.load(std::sync::atomic::Ordering::Relaxed);
+    let interval = (lease / 10).max(1);
+    format!(
+        "-c tcp_keepalives_idle={} -c tcp_keepalives_interval={interval} -c tcp_keepalives_count=5 -c tcp_user_timeout={}",
+        (lease / 2).max(1),
+        lease * 1000
+    )
+}
+
 /// The connection a process holds its session locks of one database on.
 pub(crate) struct Locker {
     conn: Mutex<Conn>,
@@ -417,7 +454,7 @@ impl Locker {
         if let Some((_, locker)) = lockers.iter().find(|(known, _)| known == url) {
             return Ok(locker.clone());
         }
-        let conn = Conn::connect(url, &format!("{LOCK_APP}{}", std::process::id()))?;
+        let conn = Conn::connect_with(url, &format!("{LOCK_APP}{}", std::process::id()), &lease_options())?;
         let locker = Arc::new(Locker { conn: Mutex::new(conn), held: Mutex::default() });
         lockers.push((url.to_owned(), locker.clone()));
         Ok(locker)

@@ -76,6 +76,8 @@ CREATE TABLE IF NOT EXISTS run_streams (
     thread_id  TEXT PRIMARY KEY,
     run_id     TEXT NOT NULL,
     request    TEXT NOT NULL,
+    prompt     TEXT NOT NULL DEFAULT '',
+    session_id TEXT,
     closed     INTEGER NOT NULL DEFAULT 0,
     updated_ms INTEGER NOT NULL
 ) WITHOUT ROWID;

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
 use amplifier_store::{
-    request_digest, AgentScope, ListFilter, Location, NewEvent, NewMessage, NewSession, Retention, Store, StoreError,
-    StoredFrame, StreamAppend, StreamInfo, StreamOpen, TurnWrite, CANCELLED_TOOL_RESULT,
+    request_digest, thread_lock_name, AgentScope, ListFilter, Location, NewEvent, NewMessage, NewSession, Retention,
+    Store, StoreError, StoredFrame, StreamAppend, StreamInfo, StreamOpen, StreamSession, TurnWrite,
+    CANCELLED_TOOL_RESULT,
 };
 use serde_json::json;
 
@@ -673,8 +674,11 @@ fn postgres_workers_starting_together_migrate_once() {
     });
     let Location::Postgres(url) = &backing.location else { unreachable!() };
     let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
-    let versions: i64 = admin.query_one("SELECT count(*) FROM amplifier_schema", &[]).unwrap().get(0);
-    assert_eq!(versions, 1, "one migration recorded once");
+    let row =
+        admin.query_one("SELECT count(*), count(DISTINCT version), max(version) FROM amplifier_schema", &[]).unwrap();
+    let (recorded, distinct, newest): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!(recorded, distinct, "each migration recorded once");
+    assert_eq!(newest, amplifier_store::SCHEMA_VERSION);
 }
 
 /// A process checks the schema when it first connects to a database.
@@ -803,7 +807,7 @@ fn frames(ids: std::ops::RangeInclusive<u64>) -> Vec<StoredFrame> {
 }
 
 fn open_stream(thread: &str, run: &str, request: &str) -> StreamOpen {
-    StreamOpen { thread: thread.into(), run: run.into(), request: request.into() }
+    StreamOpen { thread: thread.into(), run: run.into(), request: request.into(), prompt: format!("prompt of {run}") }
 }
 
 fn append(thread: &str, run: &str, ids: std::ops::RangeInclusive<u64>, close: bool) -> StreamAppend {
@@ -815,16 +819,16 @@ fn a_threads_stream_is_read_back_in_order_and_found_by_its_request(backing) {
     let store = backing.open();
     let digest = request_digest(b"{\"message\": \"hi\"}");
     assert_eq!(digest.len(), 64);
-    store.write_streams(&[open_stream("t1", "run_a", &digest)], &[append("t1", "run_a", 1..=3, false)]).unwrap();
+    store.write_streams(&[open_stream("t1", "run_a", &digest)], &[], &[append("t1", "run_a", 1..=3, false)]).unwrap();
     // Another connection, as a reader on another worker.
     let reader = backing.open();
     let stream = reader.stream_of_request(&digest).unwrap().expect("found by its request");
     assert_eq!(stream, StreamInfo { thread: "t1".into(), run: "run_a".into(), closed: false, last_id: 3 });
     assert_eq!(reader.frames_after("t1", "run_a", 1, 10).unwrap(), frames(2..=3));
     assert_eq!(reader.frames_after("t1", "run_a", 0, 2).unwrap(), frames(1..=2), "at most the limit");
-    store.write_streams(&[], &[append("t1", "run_a", 4..=4, true)]).unwrap();
+    store.write_streams(&[], &[], &[append("t1", "run_a", 4..=4, true)]).unwrap();
     // A batch tried again (its commit's answer lost) writes nothing twice.
-    store.write_streams(&[], &[append("t1", "run_a", 4..=4, true)]).unwrap();
+    store.write_streams(&[], &[], &[append("t1", "run_a", 4..=4, true)]).unwrap();
     let stream = reader.stream("t1").unwrap().unwrap();
     assert!(stream.closed && stream.last_id == 4, "{stream:?}");
     assert_eq!(reader.stream("t2").unwrap(), None);
@@ -833,15 +837,15 @@ fn a_threads_stream_is_read_back_in_order_and_found_by_its_request(backing) {
 
 fn a_threads_next_run_replaces_its_stream_and_the_old_run_writes_no_more(backing) {
     let store = backing.open();
-    store.write_streams(&[open_stream("t1", "run_a", "digest-a")], &[append("t1", "run_a", 1..=2, false)]).unwrap();
+    store.write_streams(&[open_stream("t1", "run_a", "digest-a")], &[], &[append("t1", "run_a", 1..=2, false)]).unwrap();
     // In one transaction, as a worker's writer batches them: run_a's last
     // frames come after run_b started, and are not written.
-    store.write_streams(&[open_stream("t1", "run_b", "digest-b")], &[append("t1", "run_a", 3..=3, true)]).unwrap();
+    store.write_streams(&[open_stream("t1", "run_b", "digest-b")], &[], &[append("t1", "run_a", 3..=3, true)]).unwrap();
     assert_eq!(store.frames_after("t1", "run_a", 0, 10).unwrap(), [], "nothing of run_a is read as run_b's");
     let stream = store.stream("t1").unwrap().unwrap();
     assert_eq!((stream.run.as_str(), stream.closed, stream.last_id), ("run_b", false, 0));
     assert_eq!(store.stream_of_request("digest-a").unwrap(), None);
-    store.write_streams(&[], &[append("t1", "run_b", 1..=1, false), append("t2", "run_x", 1..=1, false)]).unwrap();
+    store.write_streams(&[], &[], &[append("t1", "run_b", 1..=1, false), append("t2", "run_x", 1..=1, false)]).unwrap();
     assert_eq!(store.stream("t2").unwrap(), None, "frames of a stream never opened are not kept");
     assert_eq!(store.frames_after("t1", "run_b", 0, 10).unwrap(), frames(1..=1));
 }
@@ -849,15 +853,12 @@ fn a_threads_next_run_replaces_its_stream_and_the_old_run_writes_no_more(backing
 fn streams_that_ended_long_ago_are_pruned(backing) {
     let store = backing.open();
     store
-        .write_streams(
-            &[open_stream("old", "run_a", "digest-a"), open_stream("open", "run_b", "digest-b")],
-            &[append("old", "run_a", 1..=2, true)],
-        )
+        .write_streams(&[open_stream("old", "run_a", "digest-a"), open_stream("open", "run_b", "digest-b")], &[], &[append("old", "run_a", 1..=2, true)])
         .unwrap();
     // Two hours ago, behind the store's back.
     let sql = "UPDATE run_streams SET updated_ms = updated_ms - 7200000";
     backing.raw(sql, sql);
-    store.write_streams(&[open_stream("new", "run_c", "digest-c")], &[]).unwrap();
+    store.write_streams(&[open_stream("new", "run_c", "digest-c")], &[], &[]).unwrap();
     store.prune_streams().unwrap();
     assert_eq!(store.stream("old").unwrap(), None, "ended long ago");
     assert!(store.stream("open").unwrap().is_some(), "a stream still open is kept however old");
@@ -871,7 +872,7 @@ fn streams_that_ended_long_ago_are_pruned(backing) {
 fn postgres_wakes_a_threads_readers_when_frames_are_appended() {
     let backing = Backing::postgres();
     let store = backing.open();
-    store.write_streams(&[open_stream("t1", "run_a", "digest")], &[]).unwrap();
+    store.write_streams(&[open_stream("t1", "run_a", "digest")], &[], &[]).unwrap();
     let mut woken = backing.location.frame_wakeups("t1").expect("PostgreSQL wakes readers");
     let mut other = backing.location.frame_wakeups("t2").unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
@@ -880,10 +881,40 @@ fn postgres_wakes_a_threads_readers_when_frames_are_appended() {
         tokio::time::timeout(Duration::from_secs(10), woken.changed()).await.unwrap().unwrap();
         other.borrow_and_update();
         let writer = backing.open();
-        std::thread::spawn(move || writer.write_streams(&[], &[append("t1", "run_a", 1..=1, false)]).unwrap())
+        std::thread::spawn(move || writer.write_streams(&[], &[], &[append("t1", "run_a", 1..=1, false)]).unwrap())
             .join()
             .unwrap();
         tokio::time::timeout(Duration::from_secs(10), woken.changed()).await.expect("woken within 10 s").unwrap();
         assert!(!other.has_changed().unwrap(), "another thread's readers sleep on");
     });
+}
+
+on_both_backends! {
+fn an_open_stream_nobody_holds_is_stalled_with_what_a_worker_needs_to_take_it_over(backing) {
+    let store = backing.open();
+    let session = StreamSession { thread: "t1".into(), run: "run_a".into(), session_id: "s-1".into() };
+    store
+        .write_streams(
+            &[open_stream("t1", "run_a", "digest"), open_stream("t2", "run_b", "digest")],
+            &[session],
+            &[append("t1", "run_a", 1..=2, false), append("t2", "run_b", 1..=1, true)],
+        )
+        .unwrap();
+    let stalled = store.stalled_streams().unwrap();
+    assert_eq!(stalled.len(), 1, "an ended stream is not stalled: {stalled:?}");
+    let one = &stalled[0];
+    assert_eq!(
+        (one.thread.as_str(), one.run.as_str(), one.prompt.as_str(), one.session_id.as_deref(), one.last_id),
+        ("t1", "run_a", "prompt of run_a", Some("s-1"), 2)
+    );
+    let held = backing.location.lock(&thread_lock_name("t1")).unwrap();
+    if let Location::Postgres(_) = backing.location {
+        assert_eq!(store.stalled_streams().unwrap(), [], "a held thread's stream is not stalled");
+    }
+    drop(held);
+    assert_eq!(store.stalled_streams().unwrap().len(), 1);
+    // The thread's next run: the stream is new, and so far has no session.
+    store.write_streams(&[open_stream("t1", "run_c", "digest")], &[], &[]).unwrap();
+    assert_eq!(store.stalled_streams().unwrap()[0].session_id, None);
+}
 }

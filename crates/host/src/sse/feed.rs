@@ -64,10 +64,16 @@ pub struct Gone;
 
 impl Feed {
     pub fn new(correlation_id: String) -> Arc<Feed> {
+        Feed::starting_at(correlation_id, 1)
+    }
+
+    /// A feed whose first frame is number `first_id` (a run taken over
+    /// from another worker goes on after the frames that worker sent).
+    pub fn starting_at(correlation_id: String, first_id: u64) -> Arc<Feed> {
         let now = Instant::now();
         let state = State {
             frames: VecDeque::new(),
-            first_id: 1,
+            first_id,
             bytes: 0,
             closed: false,
             last_sent: now,
@@ -103,6 +109,26 @@ impl Feed {
     /// Copies every frame sent from now on to `mirror`.
     pub fn mirror(&self, mirror: Box<dyn Mirror>) {
         self.state.lock().expect("feed lock").mirror = Some(mirror);
+    }
+
+    /// No frame follows: the copies end (readers here go on until
+    /// [`Feed::close`]).
+    pub fn end_copies(&self) {
+        let mirror = self.state.lock().expect("feed lock").mirror.take();
+        if let Some(mut mirror) = mirror {
+            mirror.close();
+        }
+    }
+
+    /// No frame follows here, but the run goes on elsewhere (handed to
+    /// another worker): readers end once they have read what was sent, and
+    /// the copies stop without an end.
+    pub fn hand_over(&self) {
+        let mut state = self.state.lock().expect("feed lock");
+        state.closed = true;
+        state.mirror = None;
+        drop(state);
+        self.changes.send_replace(());
     }
 
     /// No frame follows: readers end once they have read what was sent.

@@ -9,18 +9,12 @@ use std::collections::HashMap;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use amplifier_store::{Location, Store, StoreError, StoredFrame, StreamAppend, StreamInfo, StreamOpen};
+use amplifier_store::{Store, StoreError, StoredFrame, StreamAppend, StreamInfo, StreamOpen, StreamSession};
 use tokio::sync::{oneshot, watch};
-use tokio::time::Instant;
 
 use super::feed::Mirror;
-use super::{encode, Feed, Mapper};
+use super::Feed;
 use crate::{RecordingError, StoreConfig};
-
-/// The name of the lock a thread's run holds in the store while it runs.
-pub fn thread_lock_name(thread: &str) -> String {
-    format!("thread-{thread}")
-}
 
 /// How often a reader without wake-ups (SQLite) looks for new frames.
 const POLL: Duration = Duration::from_millis(100);
@@ -40,6 +34,7 @@ const PRUNE_EVERY: Duration = Duration::from_secs(60);
 
 enum Job {
     Open(StreamOpen),
+    Session(StreamSession),
     Append(StreamAppend),
     /// Answered once everything queued before it was written.
     Flush(oneshot::Sender<()>),
@@ -66,16 +61,39 @@ impl FrameWriter {
         Ok(FrameWriter { jobs })
     }
 
-    /// Starts the thread's stream for the run `correlation_id` names,
-    /// which a request with the digest `request` started, and copies into
-    /// it every frame `feed` sends from now on; the stream ends when the
-    /// feed closes.
-    pub fn copy(&self, feed: &Feed, thread: &str, correlation_id: &str, request: &str) {
+    /// Starts the thread's stream for the run `correlation_id` names, which
+    /// a request with `body` started (`prompt`: the run's prompt, for a
+    /// worker that takes it over), and copies into it every frame `feed`
+    /// sends from now on; the stream ends when the feed closes. Returns the
+    /// stream's run id once the stream is stored (written at once, not
+    /// gathered: a client may reconnect to another worker right away).
+    pub async fn copy(&self, feed: &Feed, thread: &str, correlation_id: &str, body: &[u8], prompt: &str) -> String {
         // A client may give two runs one correlation id: the stream's is the run's own.
         let run = format!("{correlation_id}#{}", &super::correlation_id()[4..]);
-        let open = StreamOpen { thread: thread.to_owned(), run: run.clone(), request: request.to_owned() };
+        let open = StreamOpen {
+            thread: thread.to_owned(),
+            run: run.clone(),
+            request: amplifier_store::request_digest(body),
+            prompt: prompt.to_owned(),
+        };
         let _ = self.jobs.send(Job::Open(open));
-        feed.mirror(Box::new(Copier { jobs: self.jobs.clone(), thread: thread.to_owned(), run }));
+        self.resume(feed, thread, &run);
+        self.flush().await;
+        run
+    }
+
+    /// Copies every frame `feed` sends from now on into the thread's
+    /// existing stream of `run` (a run taken over).
+    pub fn resume(&self, feed: &Feed, thread: &str, run: &str) {
+        feed.mirror(Box::new(Copier { jobs: self.jobs.clone(), thread: thread.to_owned(), run: run.to_owned() }));
+    }
+
+    /// Notes the session that runs the thread's stream of `run`, for a
+    /// worker that takes the run over.
+    pub fn session(&self, thread: &str, run: &str, session_id: &str) {
+        let session =
+            StreamSession { thread: thread.to_owned(), run: run.to_owned(), session_id: session_id.to_owned() };
+        let _ = self.jobs.send(Job::Session(session));
     }
 
     /// Resolves once everything queued before it was written (or given up).
@@ -117,17 +135,23 @@ fn write_loop(store: &Store, queue: &mpsc::Receiver<Job>) {
         let mut batch = Batch::default();
         batch.take(first);
         // What comes within the window joins this transaction: without it,
-        // a writer quicker than its runs writes a transaction per frame.
+        // a writer quicker than its runs writes a transaction per frame. A
+        // new stream, or someone waiting, goes at once, with what is queued.
         let until = std::time::Instant::now() + GATHER;
         while batch.size < WRITES {
-            let Some(left) = until.checked_duration_since(std::time::Instant::now()) else { break };
-            let Ok(job) = queue.recv_timeout(left) else { break };
+            let job = if batch.opens.is_empty() && batch.flushed.is_empty() {
+                let Some(left) = until.checked_duration_since(std::time::Instant::now()) else { break };
+                queue.recv_timeout(left).ok()
+            } else {
+                queue.try_recv().ok()
+            };
+            let Some(job) = job else { break };
             batch.take(job);
         }
         let mut tries = 0;
-        while !(batch.opens.is_empty() && batch.appends.is_empty()) {
+        while !(batch.opens.is_empty() && batch.sessions.is_empty() && batch.appends.is_empty()) {
             tries += 1;
-            match store.write_streams(&batch.opens, &batch.appends) {
+            match store.write_streams(&batch.opens, &batch.sessions, &batch.appends) {
                 Ok(()) => break,
                 Err(err) if tries < WRITE_TRIES => {
                     tracing::warn!(error = %err, "cannot write run frames; trying again");
@@ -156,6 +180,7 @@ fn write_loop(store: &Store, queue: &mpsc::Receiver<Job>) {
 #[derive(Default)]
 struct Batch {
     opens: Vec<StreamOpen>,
+    sessions: Vec<StreamSession>,
     appends: Vec<StreamAppend>,
     /// Where each (thread, run)'s appends are.
     index: HashMap<(String, String), usize>,
@@ -169,6 +194,7 @@ impl Batch {
         self.size += 1;
         match job {
             Job::Flush(done) => self.flushed.push(done),
+            Job::Session(session) => self.sessions.push(session),
             Job::Append(append) => {
                 let key = (append.thread, append.run);
                 match self.index.get(&key) {
@@ -189,6 +215,7 @@ impl Batch {
                 // thread's earlier stream would land in the new one, or be
                 // dropped with it.
                 self.opens.retain(|earlier| earlier.thread != open.thread);
+                self.sessions.retain(|earlier| earlier.thread != open.thread);
                 if self.appends.iter().any(|append| append.thread == open.thread) {
                     self.appends.retain(|append| append.thread != open.thread);
                     self.index = self
@@ -209,71 +236,48 @@ impl Batch {
 pub struct StoredReader {
     /// Lent to each blocking read.
     store: Option<Store>,
-    location: Location,
     thread: Arc<str>,
     run: Arc<str>,
     after: u64,
     wake: Option<watch::Receiver<()>>,
-    /// A run that sent nothing, not even a heartbeat, for this long may
-    /// have lost its worker.
-    stale: Duration,
-    last_seen: Instant,
 }
 
 impl StoredReader {
     /// A reader of `stream`'s frames after id `after`. Blocks.
-    pub fn open(
-        config: &StoreConfig,
-        stream: &StreamInfo,
-        after: u64,
-        stale: Duration,
-    ) -> Result<StoredReader, RecordingError> {
-        let location = config.location();
-        let wake = location.frame_wakeups(&stream.thread);
+    pub fn open(config: &StoreConfig, stream: &StreamInfo, after: u64) -> Result<StoredReader, RecordingError> {
         Ok(StoredReader {
             store: Some(config.open()?),
-            location,
             thread: stream.thread.as_str().into(),
             run: stream.run.as_str().into(),
             after,
-            wake,
-            stale,
-            last_seen: Instant::now(),
+            wake: config.location().frame_wakeups(&stream.thread),
         })
-    }
-
-    /// Runs `read` on the store off the async workers.
-    async fn blocking<T: Send + 'static>(
-        &mut self,
-        read: impl FnOnce(&Store, &str, &str) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let (store, thread, run) = (self.store.take(), self.thread.clone(), self.run.clone());
-        let store = store.ok_or_else(|| StoreError::Io("the store was lost in an earlier read".into()))?;
-        let (store, result) = tokio::task::spawn_blocking(move || {
-            let result = read(&store, &thread, &run);
-            (store, result)
-        })
-        .await
-        .map_err(|err| StoreError::Io(format!("a store read failed: {err}")))?;
-        self.store = Some(store);
-        result
     }
 
     /// Every frame appended since the last call, as one piece of text;
     /// waits for one when there is none. `None` once the stream ended and
     /// was read, when the thread streams another run, or when the store
-    /// cannot be read (the client reconnects).
+    /// cannot be read (the client reconnects). A run whose worker died goes
+    /// on once another worker took it over.
     pub async fn next(&mut self) -> Option<String> {
         loop {
-            let after = self.after;
+            let (store, thread, run, after) = (self.store.take()?, self.thread.clone(), self.run.clone(), self.after);
             // The stream before its frames: a stream read as ended has all its frames stored.
-            let read = self
-                .blocking(move |store, thread, run| {
-                    Ok((store.stream(thread)?, store.frames_after(thread, run, after, BATCH)?))
-                })
-                .await;
+            let read = tokio::task::spawn_blocking(move || {
+                let read =
+                    store.stream(&thread).and_then(|s| Ok((s, store.frames_after(&thread, &run, after, BATCH)?)));
+                (store, read)
+            })
+            .await;
             let (stream, frames) = match read {
-                Ok(read) => read,
+                Ok((store, Ok(read))) => {
+                    self.store = Some(store);
+                    read
+                }
+                Ok((_, Err(err))) => {
+                    tracing::warn!(thread = %self.thread, error = %err, "cannot read the run's frames");
+                    return None;
+                }
                 Err(err) => {
                     tracing::warn!(thread = %self.thread, error = %err, "cannot read the run's frames");
                     return None;
@@ -281,49 +285,14 @@ impl StoredReader {
             };
             if let Some(last) = frames.last() {
                 self.after = last.id;
-                self.last_seen = Instant::now();
                 return Some(frames.into_iter().map(|frame| frame.text).collect());
             }
-            let stream = stream.filter(|stream| *stream.run == *self.run && !stream.closed)?;
-            if self.last_seen.elapsed() >= self.stale && self.end_if_orphaned(stream.last_id).await {
-                continue;
-            }
+            stream.filter(|stream| *stream.run == *self.run && !stream.closed)?;
             match &mut self.wake {
                 Some(wake) => {
                     let _ = tokio::time::timeout(POLL_WOKEN, wake.changed()).await;
                 }
                 None => tokio::time::sleep(POLL).await,
-            }
-        }
-    }
-
-    /// The run went quiet: when no worker holds its thread any more, the
-    /// worker that ran it is gone, and the stream ends with an error that
-    /// says so. `true` when that was written.
-    async fn end_if_orphaned(&mut self, last_id: u64) -> bool {
-        self.last_seen = Instant::now();
-        let location = self.location.clone();
-        let ended = self
-            .blocking(move |store, thread, run| {
-                let _held = match location.lock(&thread_lock_name(thread)) {
-                    Ok(lock) => lock,
-                    Err(StoreError::Locked { .. }) => return Ok(false),
-                    Err(err) => return Err(err),
-                };
-                // The stream's id is the run's correlation id and a `#` suffix of its own.
-                let correlation_id = run.rsplit_once('#').map_or(run, |(id, _)| id);
-                let frame = Mapper::new(correlation_id.to_owned()).fail("the worker running this run stopped");
-                let frames = vec![StoredFrame { id: last_id + 1, text: encode(&frame, last_id + 1) }];
-                let append = StreamAppend { thread: thread.to_owned(), run: run.to_owned(), frames, close: true };
-                store.write_streams(&[], &[append])?;
-                Ok(true)
-            })
-            .await;
-        match ended {
-            Ok(ended) => ended,
-            Err(err) => {
-                tracing::warn!(thread = %self.thread, error = %err, "cannot tell whether the run's worker is alive");
-                false
             }
         }
     }
@@ -334,7 +303,7 @@ mod tests {
     use super::*;
 
     fn open(thread: &str, run: &str) -> Job {
-        Job::Open(StreamOpen { thread: thread.into(), run: run.into(), request: "digest".into() })
+        Job::Open(StreamOpen { thread: thread.into(), run: run.into(), request: "digest".into(), prompt: "{}".into() })
     }
 
     fn append(thread: &str, run: &str, id: u64, close: bool) -> Job {
