@@ -347,6 +347,38 @@ fn a_run_whose_worker_is_killed_is_finished_by_another() {
     assert_history_went_on(dir_b.path());
 }
 
+/// Two processes on one SQLite store keep no served run as a session: a
+/// run whose process is killed cannot go on from a stored history, so the
+/// other process ends its stream, and does not run its tools again.
+#[test]
+fn a_run_without_a_stored_history_ends_when_its_worker_dies() {
+    let shared = tempfile::tempdir().unwrap();
+    let store = format!("sqlite:{}", shared.path().display());
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_sleeping_plan(dir_a.path(), 60);
+    write_answering_plan(dir_b.path(), "finished on B");
+    let mut worker_a = serve(dir_a.path(), Some(&store), &[]);
+    let worker_b = serve(dir_b.path(), Some(&store), &[]);
+    let _run = Run::napping(&worker_a.addr, "orphan");
+    let follower = std::thread::spawn({
+        let addr = worker_b.addr.clone();
+        move || follow(&addr, "orphan", None)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    worker_a.kill();
+    let (status, frames) = follower.join().unwrap();
+    assert_eq!(status, 200);
+    let last = frames.last().unwrap();
+    assert_eq!(last.event, "run_error", "{frames:?}");
+    assert_eq!(last.data["message"], "the worker running this run stopped; post the request again to run it again");
+    assert_eq!(last.data["correlationId"], frames[0].data["correlationId"], "the run's own correlation id");
+    assert!(frames.iter().any(|f| f.event == "tool_call"), "it read the run before: {frames:?}");
+    assert!(!dir_b.path().join("requests.jsonl").exists(), "B ran nothing of it");
+    let (status, _, answer) =
+        http(&worker_b.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "again", "threadId": "orphan"}"#);
+    assert_eq!(status, 200, "the dead worker's thread is free: {answer}");
+}
+
 /// SIGTERM on a worker of a PostgreSQL store: what is still running after
 /// the grace is handed to another worker, not cancelled.
 #[test]

@@ -405,9 +405,10 @@ async fn launch(
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
     // With workers that share the store, the run is kept as a session: the
     // history a worker that takes the run over goes on from.
-    let builder = match app.host.store().location() {
-        amplifier_store::Location::Postgres(_) => app.host.session().record(Some(format!("serve thread {thread}"))),
-        amplifier_store::Location::Sqlite(_) => app.host.session(),
+    let recorded = matches!(app.host.store().location(), amplifier_store::Location::Postgres(_));
+    let builder = match recorded {
+        true => app.host.session().record(Some(format!("serve thread {thread}"))),
+        false => app.host.session(),
     };
     let run = Run {
         thread,
@@ -418,6 +419,7 @@ async fn launch(
         mapper,
         cancellation: (cancellation, cancellation_set),
         phase,
+        recorded,
     };
     drive(app, run, builder, Some(start_data), (thread_lock, permit));
     sse_response(Frames::Live(reader))
@@ -434,6 +436,8 @@ struct Run {
     mapper: Arc<Mapper>,
     cancellation: (watch::Sender<Option<CancellationToken>>, watch::Receiver<Option<CancellationToken>>),
     phase: watch::Sender<Phase>,
+    /// Its session is kept in the store.
+    recorded: bool,
 }
 
 /// Runs `run` in a session from `builder`, in the background, holding the
@@ -446,8 +450,17 @@ fn drive(
     start_data: Option<Value>,
     (thread_lock, permit): (amplifier_store::SessionLock, tokio::sync::OwnedSemaphorePermit),
 ) {
-    let Run { thread, stream, prompt, user, feed, mapper, cancellation: (cancellation, mut cancellation_set), phase } =
-        run;
+    let Run {
+        thread,
+        stream,
+        prompt,
+        user,
+        feed,
+        mapper,
+        cancellation: (cancellation, mut cancellation_set),
+        phase,
+        recorded,
+    } = run;
     // Runs of one thread are one conversation: a routing orchestrator's
     // agents remember the thread's earlier turns.
     let conversation = Conversation { user, id: Some(thread.clone()) };
@@ -473,7 +486,9 @@ fn drive(
             let (user, id) = conversation.resolve(coordinator.session_id());
             crate::trace_bridge::attach(coordinator, user, id);
             // The session a worker that takes the run over resumes.
-            app.frames.session(&thread, &stream, coordinator.session_id());
+            if recorded {
+                app.frames.session(&thread, &stream, coordinator.session_id());
+            }
             cancellation.send_replace(Some(coordinator.cancellation().clone()));
         })
         .await;

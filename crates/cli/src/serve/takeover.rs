@@ -12,7 +12,10 @@
 //! repaired, and runs its prompt again from where the history stops
 //! (`SessionBuilder::continue_turn`: a loop goes on from its last stored
 //! step; orchestrator-plan resumes from its stored plan state), its frames
-//! numbered on after the dead worker's, behind a `warning` frame.
+//! numbered on after the dead worker's, behind a `warning` frame. A run
+//! with no stored history (a SQLite store keeps no served run as a
+//! session) is not run again from its start, which would repeat what its
+//! tools did: its stream ends with `run_error`.
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -91,6 +94,14 @@ async fn take_over(app: Arc<App>, stalled: StalledStream) {
         end(&app, &stalled, current.last_id, &mapper, "the worker running this run stopped long ago").await;
         return;
     }
+    // No stored history to go on from (a SQLite store keeps no served run
+    // as a session, or the worker died before it said which): running the
+    // prompt from its start would repeat what its tools did.
+    let Some(session_id) = stalled.session_id.clone() else {
+        let why = "the worker running this run stopped; post the request again to run it again";
+        end(&app, &stalled, current.last_id, &mapper, why).await;
+        return;
+    };
     let feed = Feed::starting_at(correlation, current.last_id + ID_GAP);
     let (cancellation, cancellation_set) = watch::channel(None::<CancellationToken>);
     let (phase, phase_seen) = watch::channel(Phase::Running);
@@ -113,7 +124,7 @@ async fn take_over(app: Arc<App>, stalled: StalledStream) {
     feed.send(mapper.warning(TAKEN_OVER));
     eprintln!("taking over the run of thread `{}` from a worker that stopped", stalled.thread);
     let builder =
-        match resumed_session(&app, stalled.session_id.clone()).await {
+        match resumed_session(&app, session_id).await {
             Ok(builder) => builder,
             Err(message) => {
                 tracing::warn!(thread = %stalled.thread, error = %message, "cannot take the run over");
@@ -137,16 +148,13 @@ async fn take_over(app: Arc<App>, stalled: StalledStream) {
         mapper,
         cancellation: (cancellation, cancellation_set),
         phase,
+        recorded: true,
     };
     drive(app, run, builder, None, (thread_lock, permit));
 }
 
-/// The session to go on in: the run's own, resumed (its lock is free: its
-/// worker is gone), or a new one when it has none (a SQLite store keeps no
-/// served run as a session, or the worker died before it said which): the
-/// prompt then runs from its start.
-async fn resumed_session(app: &Arc<App>, session_id: Option<String>) -> Result<amplifier_host::SessionBuilder, String> {
-    let Some(id) = session_id else { return Ok(app.host.session()) };
+/// The run's own session, resumed (its lock is free: its worker is gone).
+async fn resumed_session(app: &Arc<App>, id: String) -> Result<amplifier_host::SessionBuilder, String> {
     let host = app.host.clone();
     let opened = tokio::task::spawn_blocking(move || {
         let store = host.store().open().map_err(|err| err.to_string())?;
