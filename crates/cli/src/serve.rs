@@ -8,7 +8,7 @@
 //! - The same request again with `Last-Event-ID: N` is an EventSource
 //!   reconnecting: it reads the run's frames from N + 1 on, on any worker
 //!   of the store (a run's frames are copied into the store as they are
-//!   sent, see [`amplifier_host::sse::FrameLog`]); a run read to its end,
+//!   sent, see [`amplifier_host::sse::FrameWriter`]); a run read to its end,
 //!   or never started, answers 204, which tells EventSource to stop. A
 //!   reconnect never starts a run.
 //! - `GET /v1/runs/{thread}/events` follows the thread's current or last
@@ -131,11 +131,20 @@ struct App {
     frames: FrameWriter,
 }
 
-/// A run in progress: the request that started it, which an EventSource
-/// sends again when it reconnects, its frames, and its cancellation once
+impl App {
+    /// Workers on several machines may share the store (PostgreSQL): served
+    /// runs are kept as sessions, and a stopping worker hands its runs over.
+    fn shares_store(&self) -> bool {
+        matches!(self.host.store().location(), amplifier_store::Location::Postgres(_))
+    }
+}
+
+/// A run in progress: the digest of the request that started it, which an
+/// EventSource sends again when it reconnects, its frames, and its cancellation once
 /// its session exists.
 struct LiveRun {
-    request: axum::body::Bytes,
+    /// The digest of the request that started it (`request_digest`).
+    request: String,
     feed: Arc<Feed>,
     mapper: Arc<Mapper>,
     cancellation: watch::Receiver<Option<CancellationToken>>,
@@ -158,7 +167,8 @@ pub fn serve(args: ServeArgs) -> CliResult {
     // Refused before anything is built or bound.
     let door = door::Door::new(args.addr, token, args.rate_limit)?;
     let runtime = hosting::runtime()?;
-    // Served runs are not kept as sessions, and do not write amplifier.lock.
+    // Served runs do not write amplifier.lock; they are kept as sessions
+    // only in a shared store (see `App::shares_store`).
     let host = hosting::open(&plan, hosting::options(Flags::default(), false)?)?;
     let max_runs = u32::try_from(args.max_runs.max(1)).unwrap_or(u32::MAX >> 3);
     amplifier_store::set_lease_timeout(Duration::from_secs(args.lease_timeout));
@@ -240,7 +250,7 @@ async fn drain(app: &App, grace: Duration) {
     let all_done = || app.permits.acquire_many(app.max_runs);
     if tokio::time::timeout(grace, all_done()).await.is_err() {
         // In a shared store another worker takes them over; alone, they end.
-        let hand_over = matches!(app.host.store().location(), amplifier_store::Location::Postgres(_));
+        let hand_over = app.shares_store();
         {
             let live = app.live.lock().expect("live lock");
             let what = if hand_over { "handing over" } else { "cancelling" };
@@ -379,7 +389,7 @@ async fn launch(
                         return error(StatusCode::SERVICE_UNAVAILABLE, "too many runs at once; try again later");
                     };
                     let run = LiveRun {
-                        request: body.clone(),
+                        request: amplifier_store::request_digest(&body),
                         feed: feed.clone(),
                         mapper: mapper.clone(),
                         cancellation: cancellation_set.clone(),
@@ -405,7 +415,7 @@ async fn launch(
     let start_data = json!({"threadId": thread, "mode": request.get("mode")});
     // With workers that share the store, the run is kept as a session: the
     // history a worker that takes the run over goes on from.
-    let recorded = matches!(app.host.store().location(), amplifier_store::Location::Postgres(_));
+    let recorded = app.shares_store();
     let builder = match recorded {
         true => app.host.session().record(Some(format!("serve thread {thread}"))),
         false => app.host.session(),
@@ -550,15 +560,15 @@ async fn resume(app: &Arc<App>, headers: &HeaderMap, body: &[u8]) -> Response {
         Ok(after) => after,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
+    let digest = amplifier_store::request_digest(body);
     let local = {
         let live = app.live.lock().expect("live lock");
-        live.values().find(|run| *run.request == *body).map(|run| run.feed.reader(after))
+        live.values().find(|run| run.request == digest).map(|run| run.feed.reader(after))
     };
     // Frames this worker no longer keeps, or never had (a run it took over), are in the store.
     if let Some(Ok(reader)) = local {
         return sse_response(Frames::Live(reader));
     }
-    let digest = amplifier_store::request_digest(body);
     let found = stored(app, move |store| store.stream_of_request(&digest)).await;
     // Never here, nor anywhere: 204 is what stops an EventSource from
     // reconnecting; running the request again would pay for the same run

@@ -93,6 +93,8 @@ pub struct StreamSession {
 pub struct StalledStream {
     pub thread: String,
     pub run: String,
+    /// The digest of the request that started the run ([`request_digest`]).
+    pub request: String,
     /// The run's prompt.
     pub prompt: String,
     /// The session that ran it, once the worker said.
@@ -268,7 +270,8 @@ impl Store {
         };
         let query = format!(
             "SELECT s.thread_id, s.run_id, s.prompt, s.session_id,
-               COALESCE((SELECT max(f.id) FROM run_frames f WHERE f.thread_id = s.thread_id), 0), s.updated_ms
+               COALESCE((SELECT max(f.id) FROM run_frames f WHERE f.thread_id = s.thread_id), 0), s.updated_ms,
+               s.request
              FROM run_streams s WHERE s.closed = 0 {unheld}"
         );
         self.read(|sql| {
@@ -282,6 +285,7 @@ impl Store {
                         session_id: row.opt_text(3)?,
                         last_id: row.uint(4)?,
                         updated_ms: row.int(5)?,
+                        request: row.text(6)?,
                     })
                 })
                 .collect()

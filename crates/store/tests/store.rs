@@ -904,8 +904,8 @@ fn an_open_stream_nobody_holds_is_stalled_with_what_a_worker_needs_to_take_it_ov
     assert_eq!(stalled.len(), 1, "an ended stream is not stalled: {stalled:?}");
     let one = &stalled[0];
     assert_eq!(
-        (one.thread.as_str(), one.run.as_str(), one.prompt.as_str(), one.session_id.as_deref(), one.last_id),
-        ("t1", "run_a", "prompt of run_a", Some("s-1"), 2)
+        (one.thread.as_str(), one.run.as_str(), one.request.as_str(), one.prompt.as_str(), one.session_id.as_deref(), one.last_id),
+        ("t1", "run_a", "digest", "prompt of run_a", Some("s-1"), 2)
     );
     let held = backing.location.lock(&thread_lock_name("t1")).unwrap();
     if let Location::Postgres(_) = backing.location {

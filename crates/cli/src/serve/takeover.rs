@@ -110,9 +110,8 @@ async fn take_over(app: Arc<App>, stalled: StalledStream) {
         if app.draining.load(Ordering::SeqCst) || live.contains_key(&stalled.thread) {
             return;
         }
-        let request = axum::body::Bytes::from(stalled.prompt.clone().into_bytes());
         let entry = LiveRun {
-            request,
+            request: stalled.request.clone(),
             feed: feed.clone(),
             mapper: mapper.clone(),
             cancellation: cancellation_set.clone(),
