@@ -46,9 +46,11 @@ fn gone(pid: u32) -> bool {
 }
 
 fn wait_until_gone(pids: &[u32]) {
+    // A module process gets 5 s to shut down once its host is gone; a
+    // loaded CI machine has taken close to 10 s, so wait well past that.
     let started = Instant::now();
     while !pids.iter().all(|pid| gone(*pid)) {
-        assert!(started.elapsed() < Duration::from_secs(10), "module processes still alive: {pids:?}");
+        assert!(started.elapsed() < Duration::from_secs(30), "module processes still alive: {pids:?}");
         std::thread::sleep(Duration::from_millis(20));
     }
 }
