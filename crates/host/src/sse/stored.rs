@@ -136,10 +136,12 @@ fn write_loop(store: &Store, queue: &mpsc::Receiver<Job>) {
         batch.take(first);
         // What comes within the window joins this transaction: without it,
         // a writer quicker than its runs writes a transaction per frame. A
-        // new stream, or someone waiting, goes at once, with what is queued.
+        // new stream, a stream's session (all a worker that takes the run
+        // over goes on from, should this one die within the window) or
+        // someone waiting goes at once, with what is queued.
         let until = std::time::Instant::now() + GATHER;
         while batch.size < WRITES {
-            let job = if batch.opens.is_empty() && batch.flushed.is_empty() {
+            let job = if batch.opens.is_empty() && batch.sessions.is_empty() && batch.flushed.is_empty() {
                 let Some(left) = until.checked_duration_since(std::time::Instant::now()) else { break };
                 queue.recv_timeout(left).ok()
             } else {
