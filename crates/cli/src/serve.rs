@@ -696,12 +696,9 @@ async fn run_state(app: &Arc<App>, thread: &str) -> Result<Value, Response> {
     if !amplifier_protocol::runs::valid_id(thread) {
         return Err(error(StatusCode::BAD_REQUEST, format!("`{thread}` is not a valid thread id")));
     }
-    // The store's calls block: off the async workers.
-    let (app, id) = (app.clone(), thread.to_owned());
-    match tokio::task::spawn_blocking(move || app.host.run_state(&id)).await {
-        Ok(Ok(Some(state))) => Ok(state),
-        Ok(Ok(None)) => Err(error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"))),
-        Ok(Err(err)) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}"))),
-        Err(err) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot read the run state: {err}"))),
+    let id = thread.to_owned();
+    match stored(app, move |store| amplifier_host::runs::load(store, &id)).await? {
+        Some(state) => Ok(state),
+        None => Err(error(StatusCode::NOT_FOUND, format!("no run state for thread `{thread}`"))),
     }
 }

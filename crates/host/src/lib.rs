@@ -184,11 +184,6 @@ impl Host {
         &self.0.options.store
     }
 
-    /// A thread's run state as its orchestrator last saved it (`runs.save`).
-    pub fn run_state(&self, thread: &str) -> Result<Option<serde_json::Value>, RecordingError> {
-        Ok(runs::load(&self.0.options.store.open()?, thread)?)
-    }
-
     /// What the plan parser warned about (unknown keys, legacy fields).
     pub fn warnings(&self) -> &[PlanDiagnostic] {
         &self.0.warnings

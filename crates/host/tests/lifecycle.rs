@@ -168,8 +168,9 @@ async fn a_sessions_run_states_are_what_the_host_reads_back() {
     runs.save("t-1", serde_json::json!({"status": "completed"})).await.unwrap();
     assert_eq!(runs.load("t-1").await.unwrap(), Some(serde_json::json!({"status": "completed"})));
     // What `serve` answers: another connection to the same store.
-    assert_eq!(host.run_state("t-1").unwrap(), Some(serde_json::json!({"status": "completed"})));
-    assert_eq!(host.run_state("t-2").unwrap(), None);
+    let other = host.store().open().unwrap();
+    assert_eq!(amplifier_host::runs::load(&other, "t-1").unwrap(), Some(serde_json::json!({"status": "completed"})));
+    assert_eq!(amplifier_host::runs::load(&other, "t-2").unwrap(), None);
     hosted.finish(true).await;
 }
 

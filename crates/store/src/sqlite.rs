@@ -166,6 +166,14 @@ impl Sqlite {
 /// truncates a WAL of 100 pages or more (a one-turn run writes about 25),
 /// while a long session still folds only every 1,000 (each fold costs it an
 /// fsync and its copying).
+impl Sqlite {
+    /// Folds the WAL into the database file and truncates it; `false` when
+    /// another connection's read or write kept it from finishing.
+    fn truncate_wal(&self) -> rusqlite::Result<bool> {
+        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| Ok(row.get::<_, i64>(0)? == 0))
+    }
+}
+
 impl Drop for Sqlite {
     fn drop(&mut self) {
         if WAL_PAGES.load(Ordering::Relaxed) < FOLD_ON_CLOSE {
@@ -174,11 +182,7 @@ impl Drop for Sqlite {
         // Truncated, not just folded: the next process's rebuild reads every
         // frame in the file, folded or not. Without waiting: while another
         // connection reads or writes, the WAL is left for a later close.
-        let folded = self
-            .conn
-            .busy_timeout(Duration::ZERO)
-            .and_then(|()| self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get::<_, i64>(0)));
-        if folded == Ok(0) {
+        if self.conn.busy_timeout(Duration::ZERO).and_then(|()| self.truncate_wal()) == Ok(true) {
             WAL_PAGES.store(0, Ordering::Relaxed);
         }
     }
@@ -203,8 +207,7 @@ impl Backend for Sqlite {
     }
 
     fn reclaim(&self) -> Result<()> {
-        // Fold the WAL into the database file and truncate it.
-        self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        self.truncate_wal()?;
         Ok(())
     }
 
