@@ -536,7 +536,17 @@ fn lock_holder() {
     let Ok(location) = std::env::var("STORE_TEST_LOCK") else { return };
     let state = tempfile::tempdir().unwrap();
     let store = Store::connect(&Location::parse(&location).unwrap(), state.path()).unwrap();
-    let _lock = store.lock_session("held").unwrap();
+    // The parent's `is_locked` takes the lock for a moment to test it: try
+    // again while it does.
+    let started = Instant::now();
+    let _lock = loop {
+        match store.lock_session("held") {
+            Err(StoreError::Locked { .. }) if started.elapsed() < Duration::from_secs(30) => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            locked => break locked.unwrap(),
+        }
+    };
     std::thread::sleep(Duration::from_secs(600));
 }
 
