@@ -693,28 +693,35 @@ pub fn instantiate(
             )));
         };
         let context = MountContext { config, host, module: package };
-        let module = if cfg!(feature = "builtin") {
-            // A mount function may block on the plugin's runtime
-            // (`runtime().block_on`). In a library it has a tokio of its own;
-            // built in, it shares the host's, whose worker thread this is, and
-            // tokio refuses to block there: mount on a thread of its own.
-            std::thread::scope(|scope| {
-                let mounted = scope.spawn(|| {
-                    let _entered = runtime().enter();
-                    mount(context)
-                });
-                mounted.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })?
-        } else {
+        let mount = || {
             let _entered = runtime().enter();
-            mount(context)?
+            mount(context)
         };
+        let module = if cfg!(feature = "builtin") { mount_outside_the_hosts_runtime(mount)? } else { mount()? };
         Ok(PluginInstance_TO::from_value(Instance { module, callbacks, calls: PendingCalls::new() }, TD_Opaque))
     }));
     match mounted {
         Ok(Ok(instance)) => RResult::ROk(instance),
         Ok(Err(err)) => RResult::RErr(err.to_wire().into()),
         Err(panic) => RResult::RErr(panic_error(&*panic).into()),
+    }
+}
+
+/// Runs a built-in module's mount. A mount function may block on the
+/// plugin's runtime (`runtime().block_on`). In a library it has a tokio of
+/// its own; built in, it shares the host's, and tokio refuses to block
+/// inside a runtime: `block_in_place` leaves it for the while (free on the
+/// thread of the host's `block_on`, where a session usually starts; a worker
+/// hands its other tasks to another thread). Only a current-thread runtime,
+/// which cannot do that, costs a thread per mount.
+fn mount_outside_the_hosts_runtime<T: Send>(mount: impl FnOnce() -> T + Send) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|host| host.runtime_flavor()) {
+        Err(_) => mount(),
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(mount),
+        Ok(_) => std::thread::scope(|scope| {
+            scope.spawn(mount).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        }),
     }
 }
 
@@ -750,6 +757,32 @@ mod tests {
         for op in [hook::Handle::NAME, context::SyncView::NAME, context::AddMessage::NAME] {
             assert_eq!(first_poll(op, true), FirstPoll::Inline, "{op}");
         }
+    }
+
+    /// A built-in mount may block on the plugin's runtime wherever the host
+    /// mounts it: outside any runtime, inside the host's multi-thread
+    /// runtime (its `block_on`, or one of its tasks), and inside a
+    /// current-thread runtime.
+    #[test]
+    fn a_built_in_mount_may_block_on_the_plugins_runtime_inside_the_hosts() {
+        let mount = || {
+            let _entered = runtime().enter();
+            runtime().block_on(async { tokio::task::yield_now().await });
+            std::thread::current().id()
+        };
+        let here = std::thread::current().id();
+        assert_eq!(mount_outside_the_hosts_runtime(mount), here, "outside a runtime, on the caller's thread");
+
+        let host = tokio::runtime::Builder::new_multi_thread().worker_threads(1).build().unwrap();
+        let mounted = host.block_on(async { mount_outside_the_hosts_runtime(mount) });
+        assert_eq!(mounted, here, "in the host's block_on, without a thread of its own");
+        let task = host.spawn(async move { (mount_outside_the_hosts_runtime(mount), std::thread::current().id()) });
+        let (mounted, worker) = host.block_on(task).unwrap();
+        assert_eq!(mounted, worker, "in a task, on the worker's thread");
+
+        let current = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let mounted = current.block_on(async { mount_outside_the_hosts_runtime(mount) });
+        assert_ne!(mounted, here, "a current-thread runtime cannot leave: a thread of its own");
     }
 
     struct Noop;
