@@ -227,15 +227,42 @@ impl EventSink for ReplySink {
     }
 }
 
+/// A call's answer: as it crossed the ABI (a `Ready` outcome), or as the
+/// reply sink converted it. Read in place, a crossed answer is never
+/// copied: a string the callee allocated becomes a `String` of the caller
+/// only by a copy, when the two are different binaries.
+pub enum Answer {
+    Crossed(RResult<RString, RString>),
+    Converted(WireResult),
+}
+
+impl Answer {
+    /// The JSON result or the JSON error, borrowed.
+    pub fn as_result(&self) -> Result<&str, &str> {
+        match self {
+            Answer::Crossed(RResult::ROk(ok)) => Ok(ok.as_str()),
+            Answer::Crossed(RResult::RErr(err)) => Err(err.as_str()),
+            Answer::Converted(result) => result.as_deref().map_err(String::as_str),
+        }
+    }
+
+    pub fn into_result(self) -> WireResult {
+        match self {
+            Answer::Crossed(result) => from_ffi(result),
+            Answer::Converted(result) => result,
+        }
+    }
+}
+
 /// Waits for a started call: `Ready` answers at once, `Pending` waits for the
 /// sink. Dropping the returned future cancels a pending call through `cancel`.
-pub async fn await_outcome(
+pub async fn await_answer(
     outcome: CallOutcome,
     reply: oneshot::Receiver<WireResult>,
     cancel: impl FnOnce(u64),
-) -> WireResult {
+) -> Answer {
     let id = match outcome {
-        CallOutcome::Ready(result) => return from_ffi(result),
+        CallOutcome::Ready(result) => return Answer::Crossed(result),
         CallOutcome::Pending(id) => id,
     };
     struct CancelOnDrop<F: FnOnce(u64)>(Option<F>, u64);
@@ -249,5 +276,7 @@ pub async fn await_outcome(
     let mut guard = CancelOnDrop(Some(cancel), id);
     let result = reply.await;
     guard.0 = None;
-    result.unwrap_or_else(|_| Err(error_json("internal", "the module dropped a call without answering it")))
+    Answer::Converted(
+        result.unwrap_or_else(|_| Err(error_json("internal", "the module dropped a call without answering it"))),
+    )
 }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use amplifier_abi::bridge::{await_outcome, reply_channel};
+use amplifier_abi::bridge::{await_answer, reply_channel, Answer};
 use amplifier_abi::PluginInstanceBox;
 use amplifier_kernel::coordinator::Orchestrator;
 use amplifier_kernel::hooks::HookEvent;
@@ -57,6 +57,11 @@ impl PluginModule {
     /// Starts operation `O` with its parameters as JSON text and waits for
     /// the JSON answer (for payloads the host forwards without reading).
     pub async fn call_raw<O: Op>(&self, params: &str, stream: Option<StreamSink>) -> ModuleResult<String> {
+        self.answer::<O>(params, stream).await.into_result().map_err(|err| self.error(&err))
+    }
+
+    /// Starts operation `O` and waits for its answer, to be read in place.
+    async fn answer<O: Op>(&self, params: &str, stream: Option<StreamSink>) -> Answer {
         let on_event = stream.map(|sink| {
             Arc::new(move |json: String| {
                 if let Ok(value) = serde_json::from_str(&json) {
@@ -67,13 +72,13 @@ impl PluginModule {
         let (sink, reply) = reply_channel(on_event);
         let outcome = self.instance.start(O::NAME.into(), params.into(), sink);
         let instance = self.instance.clone();
-        await_outcome(outcome, reply, move |id| instance.cancel(id)).await.map_err(|err| self.error(&err))
+        await_answer(outcome, reply, move |id| instance.cancel(id)).await
     }
 
     pub async fn call<O: Op>(&self, params: &O::Params, stream: Option<StreamSink>) -> ModuleResult<O::Reply> {
         let params = serde_json::to_string(params)?;
-        let json = self.call_raw::<O>(&params, stream).await?;
-        serde_json::from_str(&json).map_err(|err| {
+        let answer = self.answer::<O>(&params, stream).await;
+        serde_json::from_str(answer.as_result().map_err(|err| self.error(err))?).map_err(|err| {
             ModuleError::internal(format!("module '{}' answered '{}' with unexpected JSON: {err}", self.name, O::NAME))
         })
     }
@@ -197,19 +202,20 @@ impl HookHandler for PluginHook {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
         Box::pin(async move {
             let envelope = event.envelope_json();
-            let json = match &self.callback {
-                None => self.module.call_raw::<hook::Handle>(envelope, None).await?,
+            let answer = match &self.callback {
+                None => self.module.answer::<hook::Handle>(envelope, None).await,
                 Some(handler) => {
                     // The same envelope with the registration's name first.
                     let params = format!(r#"{{"handler":{handler},{}"#, &envelope[1..]);
-                    self.module.call_raw::<callback::Hook>(&params, None).await?
+                    self.module.answer::<callback::Hook>(&params, None).await
                 }
             };
+            let json = answer.as_result().map_err(|err| self.module.error(err))?;
             // Most answers are a plain "continue", which the SDK sends as `{}`.
             if json == "{}" {
                 return Ok(HookResult::default());
             }
-            serde_json::from_str(&json).map_err(|err| {
+            serde_json::from_str(json).map_err(|err| {
                 ModuleError::internal(format!("hook '{}' returned an invalid HookResult: {err}", self.module.name()))
             })
         })

@@ -452,7 +452,7 @@ fn register_cleanup(call: &Call, p: CallbackName) -> ModuleResult<()> {
 
 #[cfg(test)]
 mod tests {
-    use amplifier_abi::bridge::{await_outcome, reply_channel};
+    use amplifier_abi::bridge::{await_answer, reply_channel};
     use amplifier_kernel::plan::{ModuleSpec, MountPlan, SessionSettings};
     use amplifier_kernel::ErrorKind;
 
@@ -479,7 +479,10 @@ mod tests {
         let (api, _caller) = HostService::new_api(coordinator, "probe", kind, tokio::runtime::Handle::current());
         let (sink, reply) = reply_channel(None);
         let outcome = api.call(op.into(), params.into(), sink);
-        await_outcome(outcome, reply, |id| api.cancel(id)).await.map_err(|wire| ModuleError::from_wire(&wire))
+        await_answer(outcome, reply, |id| api.cancel(id))
+            .await
+            .into_result()
+            .map_err(|wire| ModuleError::from_wire(&wire))
     }
 
     #[tokio::test]

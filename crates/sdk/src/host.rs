@@ -4,7 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use amplifier_abi::bridge::{await_outcome, reply_channel};
+use amplifier_abi::bridge::{await_answer, reply_channel};
 use amplifier_abi::HostApiBox;
 use amplifier_protocol::models::{
     ChatRequest, ChatResponse, HookResult, JsonMap, Message, ModelInfo, ToolResult, ToolSpec,
@@ -55,11 +55,11 @@ impl Host {
         let (sink, reply) = reply_channel(on_event);
         let outcome = self.api.call(op.into(), params.as_str().into(), sink);
         let api = self.api.clone();
-        let result = await_outcome(outcome, reply, move |id| api.cancel(id)).await;
-        match result {
-            Ok(json) => serde_json::from_str(&json)
+        let answer = await_answer(outcome, reply, move |id| api.cancel(id)).await;
+        match answer.as_result() {
+            Ok(json) => serde_json::from_str(json)
                 .map_err(|err| ModuleError::internal(format!("host answered '{op}' with unexpected JSON: {err}"))),
-            Err(err) => Err(ModuleError::from_wire(&err)),
+            Err(err) => Err(ModuleError::from_wire(err)),
         }
     }
 
