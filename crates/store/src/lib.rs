@@ -369,11 +369,15 @@ impl Store {
         self.location.lock(session_id)
     }
 
-    /// Whether another process holds the session's lock right now.
+    /// Whether a process (this one included) holds the session's lock
+    /// right now. A process locking the session at the same moment is not
+    /// refused for it.
     pub fn is_locked(&self, session_id: &str) -> bool {
-        // Taken and let go at once: both kinds of lock refuse a second
-        // holder in this process as in another.
-        matches!(self.location.lock(session_id), Err(StoreError::Locked { .. }))
+        let held = match &self.location {
+            Location::Sqlite(dir) => SessionLock::file_is_held(&dir.join("locks"), session_id),
+            Location::Postgres(url) => postgres::is_held(url, session_id),
+        };
+        held.unwrap_or(false)
     }
 
     /// Adds a session row (status `running`, no turns yet).

@@ -11,6 +11,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::postgres::PgLock;
 use crate::{Result, StoreError};
@@ -30,6 +31,11 @@ enum Held {
     /// Held for its drop, which releases the lock.
     Postgres(#[allow(dead_code)] Box<PgLock>),
 }
+
+/// How long a refused locker of a lock file tries again before it reports
+/// the session locked: [`SessionLock::file_is_held`] holds a free session's
+/// lock for a moment, and must not make a process that locks it fail.
+const PROBE_GRACE: Duration = Duration::from_millis(20);
 
 pub(crate) fn check_id(session_id: &str) -> Result<()> {
     if session_id.is_empty() || session_id.contains(['/', '\\']) || session_id.starts_with('.') {
@@ -55,15 +61,34 @@ impl SessionLock {
             .truncate(false)
             .open(&path)
             .map_err(|err| StoreError::Io(format!("cannot open {}: {err}", path.display())))?;
-        if !try_lock(&file).map_err(|err| StoreError::Io(format!("cannot lock {}: {err}", path.display())))? {
-            let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
-            return Err(StoreError::Locked { session: session_id.to_owned(), pid: text.trim().parse().ok() });
+        let refused_since = Instant::now();
+        while !try_lock(&file).map_err(|err| StoreError::Io(format!("cannot lock {}: {err}", path.display())))? {
+            if refused_since.elapsed() >= PROBE_GRACE {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(StoreError::Locked { session: session_id.to_owned(), pid: text.trim().parse().ok() });
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
         // Ours now: record our pid for whoever is refused next.
         let _ = file.set_len(0).and_then(|_| file.seek(SeekFrom::Start(0)));
         let _ = writeln!(file, "{}", std::process::id()).and_then(|_| file.flush());
         Ok(SessionLock { held: Held::File { file, path } })
+    }
+
+    /// Whether another open of the session's lock file holds it: tested by
+    /// taking the lock for a moment, without writing to the file, so a
+    /// holder's pid stays in it. A locker refused in that moment tries again
+    /// (see [`PROBE_GRACE`]).
+    pub(crate) fn file_is_held(dir: &Path, session_id: &str) -> Result<bool> {
+        check_id(session_id)?;
+        let path = dir.join(format!("{session_id}.lock"));
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(err) => return Err(StoreError::Io(format!("cannot open {}: {err}", path.display()))),
+        };
+        Ok(!try_lock(&file).map_err(|err| StoreError::Io(format!("cannot lock {}: {err}", path.display())))?)
     }
 
     /// The lock file's path (`None` for a lock held in PostgreSQL).

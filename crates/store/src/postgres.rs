@@ -390,15 +390,27 @@ fn holder_query(db: &mut dyn Sql, session_id: &str) -> Result<Option<String>> {
     db.query_row(&sql, &[Arg::Text(session_id)])?.map(|row| row.text(0)).transpose()
 }
 
-/// The pid of the process holding the session's lock, asked on the
-/// process's lock connection.
-fn holder(url: &str, session_id: &str) -> Result<Option<u32>> {
+/// The application name of the connection holding the session's lock,
+/// asked on the process's lock connection.
+fn holder_app(url: &str, session_id: &str) -> Result<Option<String>> {
     let locker = Locker::of(url)?;
     let mut conn = locker.conn.lock().unwrap_or_else(PoisonError::into_inner);
     let client = conn.client();
     let mut statements = HashMap::new();
-    let app = off_runtime(|| holder_query(&mut Pg { client, statements: &mut statements }, session_id))?;
-    Ok(app.and_then(|app| app.strip_prefix(LOCK_APP).and_then(|pid| pid.parse().ok())))
+    off_runtime(|| holder_query(&mut Pg { client, statements: &mut statements }, session_id))
+}
+
+/// The pid of the process holding the session's lock.
+fn holder(url: &str, session_id: &str) -> Result<Option<u32>> {
+    Ok(holder_app(url, session_id)?.and_then(|app| app.strip_prefix(LOCK_APP).and_then(|pid| pid.parse().ok())))
+}
+
+/// Whether any process, this one included, holds the session's lock: read
+/// from the server's lock table, never by taking the lock, which would
+/// refuse a process locking it at that moment.
+pub(crate) fn is_held(url: &str, session_id: &str) -> Result<bool> {
+    check_id(session_id)?;
+    Ok(holder_app(url, session_id)?.is_some())
 }
 
 /// Takes a session's lock in the database at `url`.

@@ -468,6 +468,40 @@ fn a_session_lock_is_exclusive_and_names_the_holder(backing) {
     assert!(store.lock_session("../x").is_err());
 }
 
+/// `is_locked` (`session list` asks it of every running session) never
+/// makes a process that locks the session at that moment fail: locked and
+/// let go 200 times while another thread asks without pause.
+fn asking_whether_a_session_is_locked_never_refuses_its_locker(backing) {
+    let store = backing.open();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let asker = scope.spawn(|| {
+            let store = backing.open();
+            let (mut asked, mut seen_locked) = (0, 0);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                asked += 1;
+                seen_locked += usize::from(store.is_locked("s1"));
+            }
+            (asked, seen_locked)
+        });
+        let refused: Vec<String> = (0..200)
+            .filter_map(|_| match store.lock_session("s1") {
+                Ok(_held) => {
+                    // Held a moment, for the asker to see it.
+                    std::thread::sleep(Duration::from_micros(200));
+                    None
+                }
+                Err(err) => Some(err.to_string()),
+            })
+            .collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (asked, seen_locked) = asker.join().unwrap();
+        assert_eq!(refused, Vec::<String>::new(), "asked {asked} times");
+        assert!(seen_locked > 0, "the asker saw the lock held ({asked} asks)");
+    });
+    assert!(!store.is_locked("s1"), "let go");
+}
+
 /// A process killed with its session locked leaves the session free.
 fn a_killed_holders_lock_is_released(backing) {
     let location = match &backing.location {
