@@ -103,6 +103,25 @@ impl SharedSink {
     }
 }
 
+/// The caller's sink of a call being started. It is shared (one
+/// allocation) only when something keeps it: an operation that streams
+/// events, or a call that goes on after its first poll. A call answered at
+/// once, as most hook and context calls are, hands it back untouched.
+pub struct CallSink {
+    owned: Option<EventSinkBox>,
+    shared: Option<Arc<SharedSink>>,
+}
+
+impl CallSink {
+    /// The sink, to stream events into or to finish the call with later.
+    pub fn shared(&mut self) -> Arc<SharedSink> {
+        if let Some(sink) = self.owned.take() {
+            self.shared = Some(SharedSink::new(sink));
+        }
+        self.shared.clone().expect("a call's sink is either owned or shared")
+    }
+}
+
 /// Where a started call is first polled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FirstPoll {
@@ -128,24 +147,25 @@ impl PendingCalls {
     }
 
     /// Starts one call. `make` builds the operation's future (it may stream
-    /// events into the sink it is given); `spawn` runs a future on the
-    /// callee's runtime and returns a way to abort it. With
-    /// [`FirstPoll::Inline`] the caller must have entered that runtime, since
-    /// the first poll happens right here. The future is `Unpin` (boxed, or
-    /// a combinator over a box), so a call answered at once is boxed once,
-    /// by `make`, and only a call that goes on is boxed again, to spawn it.
+    /// events into the sink it can take from [`CallSink::shared`]); `spawn`
+    /// runs a future on the callee's runtime and returns a way to abort it.
+    /// With [`FirstPoll::Inline`] the caller must have entered that runtime,
+    /// since the first poll happens right here. The future is `Unpin`
+    /// (boxed, or a combinator over a box), so a call answered at once is
+    /// boxed once, by `make`, and only a call that goes on is boxed again,
+    /// to spawn it.
     pub fn start<F>(
         self: &Arc<Self>,
         sink: EventSinkBox,
         first_poll: FirstPoll,
-        make: impl FnOnce(Arc<SharedSink>) -> Result<F, String>,
+        make: impl FnOnce(&mut CallSink) -> Result<F, String>,
         spawn: impl FnOnce(Pin<Box<dyn Future<Output = ()> + Send>>) -> AbortFn,
     ) -> CallOutcome
     where
         F: Future<Output = WireResult> + Send + Unpin + 'static,
     {
-        let shared = SharedSink::new(sink);
-        let made = catch_unwind(AssertUnwindSafe(|| make(shared.clone())));
+        let mut sink = CallSink { owned: Some(sink), shared: None };
+        let made = catch_unwind(AssertUnwindSafe(|| make(&mut sink)));
         let mut future = match made {
             Ok(Ok(future)) => future,
             Ok(Err(err)) => return CallOutcome::Ready(RResult::RErr(err.into())),
@@ -159,6 +179,7 @@ impl PendingCalls {
                 Ok(Poll::Pending) => {}
             }
         }
+        let shared = sink.shared();
         let guarded = AssertUnwindSafe(future).catch_unwind();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let table = Arc::downgrade(self);
@@ -279,4 +300,65 @@ pub async fn await_answer(
     Answer::Converted(
         result.unwrap_or_else(|_| Err(error_json("internal", "the module dropped a call without answering it"))),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use futures::future::{ready, BoxFuture};
+
+    use super::*;
+
+    /// A started call: its outcome, its reply, the events it streamed, and
+    /// its task when it was spawned.
+    type Started = (
+        CallOutcome,
+        oneshot::Receiver<WireResult>,
+        Arc<Mutex<Vec<String>>>,
+        Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
+    );
+
+    /// Starts a call whose future `make` builds, keeping a spawned task aside.
+    fn start(make: impl FnOnce(&mut CallSink) -> Result<BoxFuture<'static, WireResult>, String>) -> Started {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = events.clone();
+        let (sink, reply) = reply_channel(Some(Arc::new(move |json| seen.lock().unwrap().push(json))));
+        let mut spawned = None;
+        let outcome = PendingCalls::new().start(sink, FirstPoll::Inline, make, |task| {
+            spawned = Some(task);
+            Box::new(|| {})
+        });
+        (outcome, reply, events, spawned)
+    }
+
+    #[test]
+    fn a_call_answered_at_once_is_ready_and_never_finishes_its_sink() {
+        let (outcome, reply, _, spawned) = start(|_| Ok(Box::pin(ready(Ok("{}".to_owned())))));
+        assert!(matches!(outcome, CallOutcome::Ready(RResult::ROk(ref json)) if json.as_str() == "{}"));
+        assert!(spawned.is_none());
+        // The sink was dropped unfinished: the answer is the outcome itself.
+        assert!(futures::executor::block_on(reply).is_err());
+    }
+
+    #[test]
+    fn a_call_that_goes_on_finishes_through_the_sink_make_never_took() {
+        let (tx, rx) = oneshot::channel::<String>();
+        let (outcome, reply, _, spawned) =
+            start(|_| Ok(Box::pin(async move { rx.await.map_err(|_| "dropped".to_owned()) })));
+        assert!(matches!(outcome, CallOutcome::Pending(1)));
+        tx.send("\"later\"".to_owned()).unwrap();
+        futures::executor::block_on(spawned.expect("a pending call is spawned"));
+        assert_eq!(futures::executor::block_on(reply), Ok(Ok("\"later\"".to_owned())));
+    }
+
+    #[test]
+    fn an_operation_that_streams_takes_the_sink_and_may_still_answer_at_once() {
+        let (outcome, _, events, _) = start(|sink| {
+            sink.shared().event(r#"{"delta":"hi"}"#.to_owned());
+            Ok(Box::pin(ready(Ok("{}".to_owned()))))
+        });
+        assert!(matches!(outcome, CallOutcome::Ready(RResult::ROk(_))));
+        assert_eq!(*events.lock().unwrap(), [r#"{"delta":"hi"}"#]);
+    }
 }

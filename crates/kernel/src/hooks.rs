@@ -27,6 +27,19 @@ use crate::{BoxFuture, ModuleResult};
 /// deny, modify, inject context or ask the user.
 pub trait HookHandler: Send + Sync {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>>;
+
+    /// What [`HookRegistry::emit`] calls: a handler that usually answers
+    /// without waiting (a plugin hook, whose call is most often answered
+    /// inline) answers here, and spares a boxed future per handler per event.
+    fn start<'a>(&'a self, event: &'a HookEvent) -> HookCall<'a> {
+        HookCall::Waiting(self.handle(event))
+    }
+}
+
+/// A started [`HookHandler`] call.
+pub enum HookCall<'a> {
+    Answered(ModuleResult<HookResult>),
+    Waiting(BoxFuture<'a, ModuleResult<HookResult>>),
 }
 
 /// One event as handlers see it. Its JSON text is produced at most once
@@ -231,7 +244,11 @@ impl HookRegistry {
             if !entry.pattern.matches(event) {
                 continue;
             }
-            let result = match entry.handler.handle(&current).await {
+            let answer = match entry.handler.start(&current) {
+                HookCall::Answered(answer) => answer,
+                HookCall::Waiting(future) => future.await,
+            };
+            let result = match answer {
                 Ok(result) => result,
                 Err(err) => {
                     tracing::warn!(handler = %entry.name, event, error = %err, "hook handler failed; skipped");

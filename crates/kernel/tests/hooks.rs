@@ -5,8 +5,9 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use amplifier_kernel::hooks::{HookCall, HookEvent, HookHandler};
 use amplifier_kernel::models::{HookAction, HookResult, InjectionRole};
-use amplifier_kernel::HookRegistry;
+use amplifier_kernel::{BoxFuture, HookRegistry, ModuleResult};
 use serde_json::{json, Value};
 use support::{answer, failing, hook, is_rfc3339, logged, map, Log, Recorder, SlowHook};
 
@@ -438,4 +439,32 @@ async fn the_message_of_a_handler_that_continued_is_not_lost() {
     );
     let result = registry.emit("e", map(json!({}))).await;
     assert_eq!((result.action, result.user_message.as_deref()), (HookAction::InjectContext, Some("mine")));
+}
+
+/// A handler that answers when started, as a plugin hook answered inline
+/// does; its `handle` would fail the test.
+struct AnswersAtOnce(HookResult);
+
+impl HookHandler for AnswersAtOnce {
+    fn handle<'a>(&'a self, _event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        panic!("emit awaited a handler that had answered when started")
+    }
+
+    fn start<'a>(&'a self, _event: &'a HookEvent) -> HookCall<'a> {
+        HookCall::Answered(Ok(self.0.clone()))
+    }
+}
+
+#[tokio::test]
+async fn a_handler_that_answers_when_started_is_folded_like_any_other() {
+    let registry = registry_with_defaults();
+    let log = Log::default();
+    registry.register("e", Arc::new(AnswersAtOnce(HookResult::inject("at once"))), 0, "at-once");
+    registry.register("e", logged(&log, "awaited", HookResult::continue_()), 1, "awaited");
+    registry.register("e", Arc::new(AnswersAtOnce(HookResult::deny("stop"))), 2, "denier");
+    registry.register("e", logged(&log, "after", HookResult::continue_()), 3, "after");
+    let result = registry.emit("e", map(json!({"x": 1}))).await;
+    assert_eq!(result.action, HookAction::Deny);
+    assert_eq!(result.reason.as_deref(), Some("stop"));
+    assert_eq!(log.entries(), ["awaited"], "the deny answered at start must stop the handlers after it");
 }

@@ -5,12 +5,13 @@
 //! coming back carry the module's name; a tool's failure (a panic included)
 //! becomes a failed `ToolResult` the model can read.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use amplifier_abi::bridge::{await_answer, reply_channel, Answer};
-use amplifier_abi::PluginInstanceBox;
+use amplifier_abi::{CallOutcome, PluginInstanceBox};
 use amplifier_kernel::coordinator::Orchestrator;
-use amplifier_kernel::hooks::HookEvent;
+use amplifier_kernel::hooks::{HookCall, HookEvent};
 use amplifier_kernel::models::{
     ChatRequest, ChatResponse, HookResult, Message, ModelInfo, ProviderInfo, ToolResult, ToolSpec,
 };
@@ -25,6 +26,12 @@ use amplifier_kernel::traits::{
 use amplifier_kernel::{Coordinator, ErrorKind, ModuleError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+/// A started call: answered at once, or a reply to wait for.
+enum Started<F> {
+    Answered(Answer),
+    Waiting(F),
+}
 
 /// One mounted plugin instance.
 pub struct PluginModule {
@@ -62,6 +69,20 @@ impl PluginModule {
 
     /// Starts operation `O` and waits for its answer, to be read in place.
     async fn answer<O: Op>(&self, params: &str, stream: Option<StreamSink>) -> Answer {
+        match self.start(O::NAME, params, stream) {
+            Started::Answered(answer) => answer,
+            Started::Waiting(reply) => reply.await,
+        }
+    }
+
+    /// Starts operation `op`: a call the plugin answered inline comes back
+    /// as it crossed the ABI, with nothing to wait for.
+    fn start(
+        &self,
+        op: &str,
+        params: &str,
+        stream: Option<StreamSink>,
+    ) -> Started<impl Future<Output = Answer> + Send + 'static> {
         let on_event = stream.map(|sink| {
             Arc::new(move |json: String| {
                 if let Ok(value) = serde_json::from_str(&json) {
@@ -70,9 +91,13 @@ impl PluginModule {
             }) as Arc<dyn Fn(String) + Send + Sync>
         });
         let (sink, reply) = reply_channel(on_event);
-        let outcome = self.instance.start(O::NAME.into(), params.into(), sink);
-        let instance = self.instance.clone();
-        await_answer(outcome, reply, move |id| instance.cancel(id)).await
+        match self.instance.start(op.into(), params.into(), sink) {
+            CallOutcome::Ready(answer) => Started::Answered(Answer::Crossed(answer)),
+            pending => {
+                let instance = self.instance.clone();
+                Started::Waiting(await_answer(pending, reply, move |id| instance.cancel(id)))
+            }
+        }
     }
 
     pub async fn call<O: Op>(&self, params: &O::Params, stream: Option<StreamSink>) -> ModuleResult<O::Reply> {
@@ -198,27 +223,41 @@ impl PluginHook {
     }
 }
 
+impl PluginHook {
+    fn result(&self, answer: Answer) -> ModuleResult<HookResult> {
+        let json = answer.as_result().map_err(|err| self.module.error(err))?;
+        // Most answers are a plain "continue", which the SDK sends as `{}`.
+        if json == "{}" {
+            return Ok(HookResult::default());
+        }
+        serde_json::from_str(json).map_err(|err| {
+            ModuleError::internal(format!("hook '{}' returned an invalid HookResult: {err}", self.module.name()))
+        })
+    }
+}
+
 impl HookHandler for PluginHook {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
-        Box::pin(async move {
-            let envelope = event.envelope_json();
-            let answer = match &self.callback {
-                None => self.module.answer::<hook::Handle>(envelope, None).await,
-                Some(handler) => {
-                    // The same envelope with the registration's name first.
-                    let params = format!(r#"{{"handler":{handler},{}"#, &envelope[1..]);
-                    self.module.answer::<callback::Hook>(&params, None).await
-                }
-            };
-            let json = answer.as_result().map_err(|err| self.module.error(err))?;
-            // Most answers are a plain "continue", which the SDK sends as `{}`.
-            if json == "{}" {
-                return Ok(HookResult::default());
+        match self.start(event) {
+            HookCall::Answered(result) => Box::pin(std::future::ready(result)),
+            HookCall::Waiting(future) => future,
+        }
+    }
+
+    fn start<'a>(&'a self, event: &'a HookEvent) -> HookCall<'a> {
+        let envelope = event.envelope_json();
+        let started = match &self.callback {
+            None => self.module.start(hook::Handle::NAME, envelope, None),
+            Some(handler) => {
+                // The same envelope with the registration's name first.
+                let params = format!(r#"{{"handler":{handler},{}"#, &envelope[1..]);
+                self.module.start(callback::Hook::NAME, &params, None)
             }
-            serde_json::from_str(json).map_err(|err| {
-                ModuleError::internal(format!("hook '{}' returned an invalid HookResult: {err}", self.module.name()))
-            })
-        })
+        };
+        match started {
+            Started::Answered(answer) => HookCall::Answered(self.result(answer)),
+            Started::Waiting(reply) => HookCall::Waiting(Box::pin(async move { self.result(reply.await) })),
+        }
     }
 }
 

@@ -116,7 +116,7 @@ impl HostApi for HostService {
         self.calls.start(
             sink,
             FirstPoll::Inline,
-            |stream| {
+            |sink| {
                 let Some(start) = handlers().0.get(op.as_str()) else {
                     return Err(ModuleError::unsupported(format!(
                         "the host has no operation '{op}' (this amplifier speaks module protocol {})",
@@ -124,7 +124,7 @@ impl HostApi for HostService {
                     ))
                     .to_wire());
                 };
-                let call = Call { coordinator, caller: self.caller.clone(), stream };
+                let call = Call { coordinator, caller: self.caller.clone(), stream: sink.shared() };
                 start(call, params.as_str())
             },
             |task| {

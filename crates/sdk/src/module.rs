@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RResult, RStr, RString};
-use amplifier_abi::bridge::{panic_error, FirstPoll, PendingCalls, SharedSink};
+use amplifier_abi::bridge::{panic_error, CallSink, FirstPoll, PendingCalls, SharedSink};
 use amplifier_abi::{CallOutcome, EventSinkBox, HostApiBox, PluginInstance, PluginInstanceBox, PluginInstance_TO};
 use amplifier_protocol::models::{
     ChatResponse, HookResult, JsonMap, Message, Messages, ModelInfo, ToolResult, ToolSpec,
@@ -587,8 +587,13 @@ impl PluginInstance for Instance {
 
     fn start(&self, op: RStr<'_>, params: RStr<'_>, sink: EventSinkBox) -> CallOutcome {
         let (op, params) = (op.as_str(), params.as_str());
-        start_call(&self.calls, sink, first_poll(op, self.module.may_block()), |shared| {
-            let stream = Stream { sink: Some(shared) };
+        start_call(&self.calls, sink, first_poll(op, self.module.may_block()), |sink| {
+            // Only a provider's completion streams events (its deltas); any
+            // other call answered at once then never shares its sink.
+            let stream = match op == provider::Complete::NAME {
+                true => Stream { sink: Some(sink.shared()) },
+                false => Stream::disabled(),
+            };
             match starter::<Callbacks>(op) {
                 Some(start) => start(self.callbacks.clone(), params, stream),
                 None => self.module.clone().start(op, params, stream),
@@ -612,15 +617,15 @@ pub(crate) fn start_call(
     calls: &Arc<PendingCalls>,
     sink: EventSinkBox,
     first_poll: FirstPoll,
-    make: impl FnOnce(Arc<SharedSink>) -> ModuleResult<Answer>,
+    make: impl FnOnce(&mut CallSink) -> ModuleResult<Answer>,
 ) -> CallOutcome {
     let runtime = runtime();
     let _entered = runtime.enter();
     calls.start(
         sink,
         first_poll,
-        |shared| {
-            let future = make(shared).map_err(|err| err.to_wire())?;
+        |sink| {
+            let future = make(sink).map_err(|err| err.to_wire())?;
             Ok(future.map(|answer| answer.map_err(|err| err.to_wire())))
         },
         |task| {
