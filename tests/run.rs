@@ -448,3 +448,25 @@ fn the_binary_packs_its_relocations_where_glibc_reads_them() {
     let dynamic = String::from_utf8_lossy(&dynamic.stdout);
     assert_eq!(dynamic.contains("(RELR)"), minor >= 36, "glibc {glibc}; the dynamic section:\n{dynamic}");
 }
+
+/// The C++ runtime llama.cpp needs is linked in where the compiler has its
+/// archive (third_party/llama-cpp-sys-2/build.rs), as on the machines CI
+/// runs on: loaded at every start, it took about 0.7 ms of each run.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_loads_no_cpp_runtime_at_start_where_it_can_link_it_in() {
+    let compiler = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
+    let archive = std::process::Command::new(&compiler).arg("-print-file-name=libstdc++.a").output();
+    let Ok(archive) = archive else { return eprintln!("no {compiler} here: the build linked what it found") };
+    let archive = std::path::PathBuf::from(String::from_utf8_lossy(&archive.stdout).trim());
+    let dynamic = std::process::Command::new("readelf").args(["-d", env!("CARGO_BIN_EXE_amplifier")]).output();
+    let Ok(dynamic) = dynamic else { return eprintln!("no readelf here: nothing to read the binary with") };
+    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
+    assert!(dynamic.contains("[libc.so.6]"), "not the dynamic section:\n{dynamic}");
+    assert_eq!(
+        dynamic.contains("[libstdc++.so"),
+        !archive.is_file(),
+        "{compiler} names {}; the dynamic section:\n{dynamic}",
+        archive.display()
+    );
+}

@@ -125,11 +125,37 @@ fn main() {
     configure(&mut cpp);
     cpp.cpp(true);
     require_compiler(&cpp, "C++");
+    let static_runtime = static_cpp_runtime(&cpp);
+    if static_runtime.is_some() {
+        cpp.cpp_link_stdlib(None);
+    }
     cpp.std("gnu++17").files(&cpp_files).objects(&objects);
     cpp.compile("llama");
+    if let Some(dir) = static_runtime {
+        println!("cargo:rustc-link-search=native={}", dir.display());
+        // Not bundled into this crate's rlib: linked once, into the binary or cdylib.
+        println!("cargo:rustc-link-lib=static:-bundle=stdc++");
+    }
     if openmp {
         println!("cargo:rustc-link-lib=gomp");
     }
+}
+
+/// Where GNU's C++ runtime archive is (`libstdc++.a`, which Debian's and
+/// Fedora's g++ packages install), to link it statically: loaded as a
+/// shared library, binding its symbols and running its initialisers took
+/// about 0.7 ms of every process start, `amplifier --version` included,
+/// though only a run of the local model uses it. Elsewhere (macOS's libc++,
+/// a compiler without the archive), `cc` links the shared runtime as before.
+fn static_cpp_runtime(build: &cc::Build) -> Option<PathBuf> {
+    if !std::env::var("TARGET").unwrap_or_default().contains("-linux-gnu") {
+        return None;
+    }
+    let out = build.get_compiler().to_command().arg("-print-file-name=libstdc++.a").output().ok()?;
+    // Without the archive, the compiler prints the bare name back.
+    let archive = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    (out.status.success() && archive.is_absolute() && archive.is_file())
+        .then(|| archive.parent().map(Path::to_path_buf))?
 }
 
 /// Stops the build with one line naming what to install when the compiler
