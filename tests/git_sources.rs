@@ -374,3 +374,50 @@ fn fetches_over_the_network_from_git_daemon_shallowly_and_with_the_git_command()
     assert!(lock(dir.path()).contains(&second));
     drop(daemon);
 }
+
+/// `ssh://` is fetched by the `git` command (this build of libgit2 has no
+/// ssh), so the user's ssh applies: here `GIT_SSH_COMMAND`, a stand-in for
+/// ssh that runs the remote command on this machine, as git's own test
+/// suite stands in for an sshd.
+#[cfg(unix)]
+#[test]
+fn an_ssh_source_is_fetched_with_the_git_command_and_the_users_ssh() {
+    use std::os::unix::fs::PermissionsExt;
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let commit = make_repo(&repo);
+    let ssh = dir.path().join("fake-ssh");
+    // git calls `ssh [options] HOST COMMAND`: run the last argument here.
+    std::fs::write(&ssh, "#!/bin/sh\nwhile [ $# -gt 1 ]; do shift; done\nexec sh -c \"$1\"\n").unwrap();
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_plan(dir.path(), &format!("git+ssh://localhost{}@v1#subdirectory={SUBDIR}", repo.display()));
+
+    let output =
+        amp(dir.path()).args(["run", "--plan", "plan.yaml", "go"]).env("GIT_SSH_COMMAND", &ssh).output().unwrap();
+    assert_ran(&output);
+    assert!(lock(dir.path()).contains(&commit), "{}", lock(dir.path()));
+}
+
+/// `https://` is the `git` command's too: its own error comes back, naming
+/// the URL; and without git installed, the error says to install it.
+#[test]
+fn an_https_source_is_the_git_commands_which_must_be_installed() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    // Nothing listens on port 1.
+    write_plan(dir.path(), "git+https://127.0.0.1:1/modules.git@v1#subdirectory=tool-echo");
+    let output = run(dir.path(), &[]);
+    let err = stderr(&output);
+    assert!(!output.status.success());
+    assert!(err.contains("cannot fetch from the git remote https://127.0.0.1:1/modules.git"), "{err}");
+    assert!(err.contains("unable to access 'https://127.0.0.1:1/modules.git/'"), "not git's own message:\n{err}");
+
+    let no_git = tempfile::tempdir().unwrap();
+    let output =
+        amp(dir.path()).args(["run", "--plan", "plan.yaml", "go"]).env("PATH", no_git.path()).output().unwrap();
+    let err = stderr(&output);
+    assert!(!output.status.success());
+    assert!(err.contains("cannot run `git ls-remote`"), "{err}");
+    assert!(err.contains("hint: install git: https:// and ssh:// sources are fetched with the `git` command"), "{err}");
+}
