@@ -221,9 +221,8 @@ impl PluginHook {
     pub fn callback(module: Arc<PluginModule>, name: &str) -> ModuleResult<Self> {
         Ok(PluginHook { module, callback: Some(serde_json::to_string(name)?) })
     }
-}
 
-impl PluginHook {
+    /// A hook's answer as a [`HookResult`].
     fn result(&self, answer: Answer) -> ModuleResult<HookResult> {
         let json = answer.as_result().map_err(|err| self.module.error(err))?;
         // Most answers are a plain "continue", which the SDK sends as `{}`.

@@ -62,7 +62,7 @@ impl SessionLock {
             .open(&path)
             .map_err(|err| StoreError::Io(format!("cannot open {}: {err}", path.display())))?;
         let refused_since = Instant::now();
-        while !try_lock(&file).map_err(|err| StoreError::Io(format!("cannot lock {}: {err}", path.display())))? {
+        while !try_lock_at(&file, &path)? {
             if refused_since.elapsed() >= PROBE_GRACE {
                 let mut text = String::new();
                 let _ = file.read_to_string(&mut text);
@@ -88,7 +88,7 @@ impl SessionLock {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(false),
             Err(err) => return Err(StoreError::Io(format!("cannot open {}: {err}", path.display()))),
         };
-        Ok(!try_lock(&file).map_err(|err| StoreError::Io(format!("cannot lock {}: {err}", path.display())))?)
+        Ok(!try_lock_at(&file, &path)?)
     }
 
     /// The lock file's path (`None` for a lock held in PostgreSQL).
@@ -107,6 +107,11 @@ impl SessionLock {
             drop(file);
         }
     }
+}
+
+/// [`try_lock`] on the lock file at `path`, its error naming the file.
+fn try_lock_at(file: &File, path: &Path) -> Result<bool> {
+    try_lock(file).map_err(|err| StoreError::Io(format!("cannot lock {}: {err}", path.display())))
 }
 
 /// Takes the exclusive lock without waiting: `Ok(false)` when another open
