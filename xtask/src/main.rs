@@ -7,6 +7,8 @@
 //!   `docs.rs`; the CLI's in `cli_reference.rs`).
 //! - `man [DIR]`: writes the man pages (default `target/man`) with the
 //!   binary's hidden `man-pages` command.
+//! - `startup-order`: records the functions a start of `amplifier` runs, for
+//!   the linker to lay out together (see `startup_order.rs`).
 //! - `tidy`: fails when the documentation names paths, links or generated
 //!   pages that are not what the repository holds (see `tidy.rs`), or when
 //!   the kernel's, the host's or the CLI's modules import each other in a
@@ -18,6 +20,7 @@ mod cli_reference;
 mod docs;
 mod fuzz;
 mod imports;
+mod startup_order;
 mod tidy;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +31,7 @@ const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm]...
        cargo xtask fuzz [plan|ops|run_request|hub_frame]... [--runs N]
        cargo xtask docs
        cargo xtask man [DIR]
+       cargo xtask startup-order
        cargo xtask tidy
 
 bench: the performance report
@@ -54,6 +58,11 @@ man: writes amplifier.1 and a page per subcommand into DIR (default
   target/man), from the CLI's clap definitions (`amplifier man-pages DIR`);
   read one with `man -l target/man/amplifier-run.1`.
 
+startup-order: writes crates/cli/startup-order.txt, the functions that one
+  `amplifier run` of mount-plans/scripted.yaml executes (a release build,
+  traced with a breakpoint on every function; x86_64 Linux, needs nm and a C
+  compiler), which the build hands the linker to place first.
+
 docs: writes docs/reference/ (modules from plugins/*/amplifier.toml, events
   from crates/protocol, the CLI rendered from the JSON command tree of
   `amplifier reference-json`, which `cargo run` builds).
@@ -76,6 +85,7 @@ fn main() -> ExitCode {
         Some((command, rest)) if command == "fuzz" => fuzz::run(&root(), rest),
         Some((command, rest)) if command == "docs" && rest.is_empty() => write_docs(),
         Some((command, rest)) if command == "tidy" && rest.is_empty() => tidy(),
+        Some((command, rest)) if command == "startup-order" && rest.is_empty() => startup_order::run(&root()),
         Some((command, rest)) if command == "man" && rest.len() <= 1 => write_man(rest.first()),
         Some((command, _)) if matches!(command.as_str(), "help" | "-h" | "--help") => {
             println!("{USAGE}");
