@@ -113,6 +113,11 @@ pub struct CallSink {
 }
 
 impl CallSink {
+    /// A call's sink, not yet shared.
+    pub fn new(sink: EventSinkBox) -> Self {
+        CallSink { owned: Some(sink), shared: None }
+    }
+
     /// The sink, to stream events into or to finish the call with later.
     pub fn shared(&mut self) -> Arc<SharedSink> {
         if let Some(sink) = self.owned.take() {
@@ -164,7 +169,7 @@ impl PendingCalls {
     where
         F: Future<Output = WireResult> + Send + Unpin + 'static,
     {
-        let mut sink = CallSink { owned: Some(sink), shared: None };
+        let mut sink = CallSink::new(sink);
         let made = catch_unwind(AssertUnwindSafe(|| make(&mut sink)));
         let mut future = match made {
             Ok(Ok(future)) => future,

@@ -45,10 +45,13 @@ extern "C" {
 
 /// Installs the handlers once; later calls do nothing.
 pub fn install() {
-    let mut frames = [std::ptr::null_mut(); 4];
-    // SAFETY: the buffer holds 4 pointers. The first call loads libgcc's
-    // unwinder (it allocates), which must not happen in a signal handler.
-    unsafe { backtrace(frames.as_mut_ptr(), 4) };
+    let mut frames = [std::ptr::null_mut(); 1];
+    // SAFETY: the buffer holds a pointer, and none is written. The first
+    // call loads libgcc's unwinder (it allocates), which must not happen in
+    // a signal handler; glibc loads it before it looks at the size, and a
+    // size of 0 walks no frame, which would read the binary's unwind tables
+    // (megabytes of them kept resident, for nothing).
+    unsafe { backtrace(frames.as_mut_ptr(), 0) };
     PREVIOUS.get_or_init(|| {
         // SAFETY: all-zero is a valid sigaction; each call gets valid pointers.
         unsafe {
@@ -139,10 +142,15 @@ fn report(name: &[u8]) {
 }
 
 fn plugin_on_stack() -> Option<&'static CStr> {
+    let registered = LIBRARY_COUNT.load(Ordering::Acquire).min(MAX_LIBRARIES);
+    // With no plugin library opened (built-in modules only), every exit
+    // would walk the stack for nothing.
+    if registered == 0 {
+        return None;
+    }
     let mut frames = [std::ptr::null_mut(); MAX_FRAMES];
     // SAFETY: the buffer holds MAX_FRAMES pointers.
     let count = unsafe { backtrace(frames.as_mut_ptr(), MAX_FRAMES as c_int) };
-    let registered = LIBRARY_COUNT.load(Ordering::Acquire).min(MAX_LIBRARIES);
     for frame in &frames[..usize::try_from(count).unwrap_or(0)] {
         // SAFETY: all-zero is a valid Dl_info; dladdr fills it for a valid address.
         let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };

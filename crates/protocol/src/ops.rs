@@ -23,6 +23,11 @@ use crate::models::{ChatRequest, HookAction, HookResult, InjectionRole, JsonMap,
 /// One operation: its wire name and the JSON shapes of its parameters and reply.
 pub trait Op: 'static {
     const NAME: &'static str;
+    /// Whether the callee may send events back while it answers (a
+    /// provider's streamed deltas): the caller's sink is then kept for the
+    /// call's length, where any other operation's call answered at once
+    /// hands it back untouched.
+    const STREAMS: bool = false;
     type Params: Serialize + DeserializeOwned + Send + 'static;
     type Reply: Serialize + DeserializeOwned + Send + 'static;
 }
@@ -61,9 +66,11 @@ impl<'de> Deserialize<'de> for Done {
     }
 }
 
-/// Declares operations: `Type = "wire.name": Params => Reply;`.
+/// Declares operations: `Type = "wire.name": Params => Reply;`, or
+/// `Type = "wire.name" streams: Params => Reply;` for one that streams
+/// events ([`Op::STREAMS`]).
 macro_rules! operations {
-    ($($(#[$doc:meta])* $op:ident = $name:literal: $params:ty => $reply:ty;)+) => {
+    ($($(#[$doc:meta])* $op:ident = $name:literal $($streams:ident)?: $params:ty => $reply:ty;)+) => {
         $(
             $(#[$doc])*
             #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,11 +78,14 @@ macro_rules! operations {
 
             impl $crate::ops::Op for $op {
                 const NAME: &'static str = $name;
+                const STREAMS: bool = operations!(@streams $($streams)?);
                 type Params = $params;
                 type Reply = $reply;
             }
         )+
     };
+    (@streams) => { false };
+    (@streams streams) => { true };
 }
 
 /// Operations a plugin instance answers, by module kind.
@@ -96,7 +106,7 @@ pub mod plugin {
 
         operations! {
             /// One completion; with `stream`, deltas arrive as events first.
-            Complete = "complete": CompleteRequest => ChatResponse;
+            Complete = "complete" streams: CompleteRequest => ChatResponse;
             ListModels = "list_models": NoParams => Vec<ModelInfo>;
         }
     }

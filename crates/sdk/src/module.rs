@@ -163,8 +163,9 @@ pub trait ErasedModule: Send + Sync + 'static {
     /// Whether the module's tool or provider calls may block their thread
     /// (see [`first_poll`]).
     fn may_block(&self) -> bool;
-    /// Parses `params` and returns the operation's future.
-    fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer>;
+    /// Parses `params` and returns the operation's future; one that
+    /// streams ([`Op::STREAMS`]) keeps `sink`.
+    fn start(self: Arc<Self>, op: &str, params: &str, sink: &mut CallSink) -> ModuleResult<Answer>;
 }
 
 /// The future of one operation's JSON reply.
@@ -174,7 +175,7 @@ pub type MountFn<'a> = &'a (dyn Fn(MountContext) -> ModuleResult<Arc<dyn ErasedM
 
 /// Starts one operation on a module of kind `M`: parses the parameters and
 /// returns the future of the reply.
-pub(crate) type Starter<M> = fn(Arc<M>, &str, Stream) -> ModuleResult<Answer>;
+pub(crate) type Starter<M> = fn(Arc<M>, &str, &mut CallSink) -> ModuleResult<Answer>;
 
 /// A module kind as the ABI sees it: its description and the operations
 /// (of `amplifier_protocol::ops::plugin`) it answers, each by its starter.
@@ -197,8 +198,14 @@ pub(crate) trait Answers<O: Op>: Send + Sync + 'static {
 }
 
 /// The starter of every operation but a hook's: parse, answer, serialise.
-pub(crate) fn start<M: Answers<O>, O: Op>(module: Arc<M>, params: &str, stream: Stream) -> ModuleResult<Answer> {
+pub(crate) fn start<M: Answers<O>, O: Op>(module: Arc<M>, params: &str, sink: &mut CallSink) -> ModuleResult<Answer> {
     let params = parse::<O::Params>(O::NAME, params)?;
+    // Only an operation that streams shares the sink: any other call
+    // answered at once then hands it back untouched.
+    let stream = match O::STREAMS {
+        true => Stream { sink: Some(sink.shared()) },
+        false => Stream::disabled(),
+    };
     Ok(Box::pin(async move { to_json(module.answer(params, stream).await?) }))
 }
 
@@ -214,9 +221,9 @@ impl<M: Kind> ErasedModule for Erased<M> {
         self.0.may_block()
     }
 
-    fn start(self: Arc<Self>, op: &str, params: &str, stream: Stream) -> ModuleResult<Answer> {
+    fn start(self: Arc<Self>, op: &str, params: &str, sink: &mut CallSink) -> ModuleResult<Answer> {
         match starter::<M>(op) {
-            Some(start) => start(self.0.clone(), params, stream),
+            Some(start) => start(self.0.clone(), params, sink),
             None => Err(ModuleError::unsupported(format!("a {} module has no operation '{op}'", M::NAME))),
         }
     }
@@ -394,7 +401,7 @@ fn split_envelope(params: &str) -> Option<(&str, &str)> {
 
 /// A hook's starter: a plain "continue" (most answers) is `{}`, which the
 /// host reads back as the default result.
-fn start_hook<H: HookHandler>(module: Arc<HookModule<H>>, params: &str, _stream: Stream) -> ModuleResult<Answer> {
+fn start_hook<H: HookHandler>(module: Arc<HookModule<H>>, params: &str, _sink: &mut CallSink) -> ModuleResult<Answer> {
     let parsed;
     let (event, data) = match split_envelope(params) {
         Some(split) => split,
@@ -587,17 +594,9 @@ impl PluginInstance for Instance {
 
     fn start(&self, op: RStr<'_>, params: RStr<'_>, sink: EventSinkBox) -> CallOutcome {
         let (op, params) = (op.as_str(), params.as_str());
-        start_call(&self.calls, sink, first_poll(op, self.module.may_block()), |sink| {
-            // Only a provider's completion streams events (its deltas); any
-            // other call answered at once then never shares its sink.
-            let stream = match op == provider::Complete::NAME {
-                true => Stream { sink: Some(sink.shared()) },
-                false => Stream::disabled(),
-            };
-            match starter::<Callbacks>(op) {
-                Some(start) => start(self.callbacks.clone(), params, stream),
-                None => self.module.clone().start(op, params, stream),
-            }
+        start_call(&self.calls, sink, first_poll(op, self.module.may_block()), |sink| match starter::<Callbacks>(op) {
+            Some(start) => start(self.callbacks.clone(), params, sink),
+            None => self.module.clone().start(op, params, sink),
         })
     }
 
@@ -850,7 +849,8 @@ mod tests {
     }
 
     fn handle(params: &str) -> ModuleResult<Value> {
-        let answer = start_hook(Arc::new(HookModule(Mirror)), params, Stream::disabled())?;
+        let (sink, _reply) = amplifier_abi::bridge::reply_channel(None);
+        let answer = start_hook(Arc::new(HookModule(Mirror)), params, &mut CallSink::new(sink))?;
         let json = crate::runtime().block_on(answer)?;
         Ok(serde_json::from_str::<HookResult>(&json).unwrap().data.map(Value::Object).unwrap())
     }
