@@ -299,14 +299,29 @@ impl Bench {
             format!("{} wall (median of {RUNS}), peak RSS {:.1} MiB", human(wall), peak_kib as f64 / 1024.0)
         };
         let figures = |(wall, peak_kib): (Duration, u64)| json!({"wall_ns": nanos(wall), "peak_rss_kib": peak_kib});
+        // A stale start-up order shows as RSS, so say how much of it holds.
+        let order = crate::startup_order::coverage(&self.root, &self.amplifier);
+        let order_text = match &order {
+            Ok((found, listed)) => {
+                format!("{found} of the {listed} functions of the start-up order found in the binary")
+            }
+            Err(err) => format!("the start-up order not checked ({err})"),
+        };
+        let order_json = order.ok().map(|(found, listed)| json!({"found": found, "listed": listed}));
         Ok(Report {
             text: format!(
                 "W1 cold start (scripted plan, 1 tool call; a new process per run, plugin build cache warm): \
-                 built-in modules {}; the same modules as cdylibs {}",
+                 built-in modules {}; the same modules as cdylibs {}; {order_text}",
                 shown(builtin),
                 shown(cdylib)
             ),
-            json: json!({"workload": "W1", "runs": RUNS, "builtin": figures(builtin), "cdylib": figures(cdylib)}),
+            json: json!({
+                "workload": "W1",
+                "runs": RUNS,
+                "builtin": figures(builtin),
+                "cdylib": figures(cdylib),
+                "startup_order": order_json,
+            }),
         })
     }
 

@@ -97,6 +97,20 @@ pub fn run(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// How many of the file's names `binary` has, and how many it lists: the
+/// names of functions LLVM renamed with a hash of their codegen unit
+/// (`NAME.llvm.HASH`) change with the checkout's path and with any change
+/// to that unit, and a missing name is a function the linker left where
+/// it was (`cargo xtask bench W1` reports it).
+#[cfg(feature = "bench")]
+pub fn coverage(root: &Path, binary: &Path) -> Result<(usize, usize)> {
+    let order = std::fs::read_to_string(root.join(ORDER_FILE))?;
+    let listed: BTreeSet<&str> = order.lines().filter(|line| !line.starts_with('#')).collect();
+    let functions = functions(binary)?;
+    let found = functions.values().flat_map(|function| &function.names).filter(|name| listed.contains(name.as_str()));
+    Ok((found.collect::<BTreeSet<_>>().len(), listed.len()))
+}
+
 struct Function {
     size: u64,
     names: Vec<String>,
