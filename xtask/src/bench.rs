@@ -303,7 +303,7 @@ impl Bench {
         let order = crate::startup_order::coverage(&self.root, &self.amplifier);
         let order_text = match &order {
             Ok((found, listed)) => {
-                format!("{found} of the {listed} functions of the start-up order found in the binary")
+                format!("{found} of the {listed} names in the start-up order found in the binary")
             }
             Err(err) => format!("the start-up order not checked ({err})"),
         };

@@ -97,11 +97,11 @@ pub fn run(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// How many of the file's names `binary` has, and how many it lists: the
-/// names of functions LLVM renamed with a hash of their codegen unit
-/// (`NAME.llvm.HASH`) change with the checkout's path and with any change
-/// to that unit, and a missing name is a function the linker left where
-/// it was (`cargo xtask bench W1` reports it).
+/// How many of the file's names `binary` has, and how many it lists: a
+/// name changes with the toolchain, with a dependency's version or
+/// features, or with the code that instantiates it, and a missing name is
+/// a function the linker left where it was (`cargo xtask bench W1`
+/// reports it).
 #[cfg(feature = "bench")]
 pub fn coverage(root: &Path, binary: &Path) -> Result<(usize, usize)> {
     let order = std::fs::read_to_string(root.join(ORDER_FILE))?;
