@@ -433,6 +433,21 @@ fn code_that_calls_itself_something_else_than_the_plan_is_pointed_out() {
     assert!(err.contains("is 'tool-echo'"), "{err}");
 }
 
+/// The binary's dynamic section as `readelf -d` prints it; `None` where
+/// there is no readelf.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn dynamic_section() -> Option<String> {
+    let output = std::process::Command::new("readelf").args(["-d", env!("CARGO_BIN_EXE_amplifier")]).output().ok()?;
+    let dynamic = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(dynamic.contains("[libc.so.6]"), "not the dynamic section:\n{dynamic}");
+    Some(dynamic)
+}
+
+/// `crates/cli/startup-order.txt`, the functions the linker places first.
+fn startup_order() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/cli/startup-order.txt")).unwrap()
+}
+
 /// The binary's relative relocations are packed (`DT_RELR`, crates/cli/build.rs)
 /// where the toolchain has them: glibc 2.36 on (with GNU ld 2.38 or a newer
 /// linker), as on the machines CI runs on. Unpacked, ld.so reads 1.8 MB of
@@ -443,9 +458,7 @@ fn the_binary_packs_its_relocations_where_glibc_reads_them() {
     // SAFETY: glibc returns a static, NUL-terminated string.
     let glibc = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) }.to_str().unwrap().to_owned();
     let minor: u32 = glibc.split('.').nth(1).and_then(|m| m.parse().ok()).unwrap();
-    let dynamic = std::process::Command::new("readelf").args(["-d", env!("CARGO_BIN_EXE_amplifier")]).output();
-    let Ok(dynamic) = dynamic else { return eprintln!("no readelf here: nothing to read the binary with") };
-    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
+    let Some(dynamic) = dynamic_section() else { return eprintln!("no readelf here: nothing to read the binary with") };
     assert_eq!(dynamic.contains("(RELR)"), minor >= 36, "glibc {glibc}; the dynamic section:\n{dynamic}");
 }
 
@@ -462,7 +475,7 @@ fn the_functions_a_start_runs_come_first_in_the_binary() {
         assert_eq!(env!("AMPLIFIER_LINKER_CHOSEN"), "true", "rustc's own linker took no ordering file");
         return eprintln!("the linker this build chose takes no ordering file");
     }
-    let order = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/cli/startup-order.txt")).unwrap();
+    let order = startup_order();
     let wanted: std::collections::HashSet<&str> = order.lines().filter(|line| !line.starts_with('#')).collect();
     let symbols = std::process::Command::new("nm")
         .args(["--defined-only", "--numeric-sort", "--print-size", env!("CARGO_BIN_EXE_amplifier")])
@@ -489,7 +502,7 @@ fn the_functions_a_start_runs_come_first_in_the_binary() {
 /// instead of 12 elsewhere). `.cargo/config.toml` makes it the unit's name.
 #[test]
 fn the_start_up_order_names_functions_as_every_checkout_does() {
-    let order = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/cli/startup-order.txt")).unwrap();
+    let order = startup_order();
     let renamed: Vec<&str> = order.lines().filter(|line| line.contains(".llvm.")).collect();
     assert!(!renamed.is_empty(), "no renamed function in the file: is it a release build's?");
     for name in renamed {
@@ -510,10 +523,7 @@ fn the_start_up_order_names_functions_as_every_checkout_does() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn the_binary_loads_no_zlib_at_start() {
-    let dynamic = std::process::Command::new("readelf").args(["-d", env!("CARGO_BIN_EXE_amplifier")]).output();
-    let Ok(dynamic) = dynamic else { return eprintln!("no readelf here: nothing to read the binary with") };
-    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
-    assert!(dynamic.contains("[libc.so.6]"), "not the dynamic section:\n{dynamic}");
+    let Some(dynamic) = dynamic_section() else { return eprintln!("no readelf here: nothing to read the binary with") };
     assert!(!dynamic.contains("[libz.so"), "the binary loads the system's zlib:\n{dynamic}");
 }
 
@@ -527,10 +537,7 @@ fn the_binary_loads_no_cpp_runtime_at_start_where_it_can_link_it_in() {
     let archive = std::process::Command::new(&compiler).arg("-print-file-name=libstdc++.a").output();
     let Ok(archive) = archive else { return eprintln!("no {compiler} here: the build linked what it found") };
     let archive = std::path::PathBuf::from(String::from_utf8_lossy(&archive.stdout).trim());
-    let dynamic = std::process::Command::new("readelf").args(["-d", env!("CARGO_BIN_EXE_amplifier")]).output();
-    let Ok(dynamic) = dynamic else { return eprintln!("no readelf here: nothing to read the binary with") };
-    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
-    assert!(dynamic.contains("[libc.so.6]"), "not the dynamic section:\n{dynamic}");
+    let Some(dynamic) = dynamic_section() else { return eprintln!("no readelf here: nothing to read the binary with") };
     assert_eq!(
         dynamic.contains("[libstdc++.so"),
         !archive.is_file(),
