@@ -527,6 +527,32 @@ fn the_binary_loads_no_zlib_at_start() {
     assert!(!dynamic.contains("[libz.so"), "the binary loads the system's zlib:\n{dynamic}");
 }
 
+/// llama.cpp's libm functions are bound on their first call
+/// (third_party/llama-cpp-sys-2/src/lazy_libm.c): libm.so, loaded and
+/// relocated at every start for them, took about 0.5 MiB of W1. A run
+/// without the local model loads it at no point either, as it once did for
+/// tokio's scheduler, which calls `pow`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn a_run_without_the_local_model_loads_no_libm() {
+    let Some(dynamic) = dynamic_section() else { return eprintln!("no readelf here: nothing to read the binary with") };
+    assert!(!dynamic.contains("[libm.so"), "the binary loads libm at start:\n{dynamic}");
+    let dir = tempfile::tempdir().unwrap();
+    let output = amplifier(dir.path())
+        .args(["run", "--plan"])
+        .arg(workspace().join("mount-plans/scripted.yaml"))
+        .arg("hi")
+        .env("AMPLIFIER_EVENTS", dir.path().join("events.jsonl"))
+        // glibc's loader names each library it opens, at start or later.
+        .env("LD_DEBUG", "files")
+        .output()
+        .unwrap();
+    let log = stderr(&output);
+    assert!(output.status.success(), "stderr:\n{log}");
+    assert!(log.contains("file=libc.so.6"), "LD_DEBUG named no library:\n{log}");
+    assert!(!log.contains("file=libm.so"), "the run loaded libm:\n{log}");
+}
+
 /// The C++ runtime llama.cpp needs is linked in where the compiler has its
 /// archive (third_party/llama-cpp-sys-2/build.rs), as on the machines CI
 /// runs on: loaded at every start, it took about 0.7 ms of each run.

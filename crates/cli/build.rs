@@ -34,7 +34,6 @@ fn main() {
     println!("cargo::rerun-if-changed=crates/cli/build.rs");
     println!("cargo::rerun-if-changed={STARTUP_ORDER}");
     println!("cargo::rerun-if-env-changed=RUSTC_LINKER");
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     // The probe runs here, so only for a build for this machine.
     if var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" || var("HOST") != var("TARGET") {
         return;
@@ -43,7 +42,11 @@ fn main() {
     if links_and_runs_packed(&var("RUSTC_LINKER"), &out_dir.join("relr-probe")) {
         println!("cargo::rustc-link-arg-bins={FLAG}");
     }
-    let order = Path::new(&var("CARGO_MANIFEST_DIR")).join(STARTUP_ORDER);
+    // The linker reads a copy in OUT_DIR: checkouts that share a target
+    // directory share this script's cached output, which must not name a
+    // file in a checkout that may since have been deleted.
+    let order = out_dir.join("startup-order.txt");
+    let copied = std::fs::copy(Path::new(&var("CARGO_MANIFEST_DIR")).join(STARTUP_ORDER), &order).is_ok();
     // `-Xlinker` rather than `-Wl,`, which would split a path at its commas.
     let order_args = [
         "-Xlinker".to_owned(),
@@ -51,7 +54,7 @@ fn main() {
         "-Xlinker".to_owned(),
         "--no-warn-symbol-ordering".to_owned(),
     ];
-    let ordered = order.is_file() && rustc_links_with(&order_args, &out_dir);
+    let ordered = copied && rustc_links_with(&order_args, &out_dir);
     if ordered {
         for arg in order_args {
             println!("cargo::rustc-link-arg-bins={arg}");
@@ -64,10 +67,14 @@ fn main() {
     println!("cargo::rustc-env=AMPLIFIER_LINKER_CHOSEN={linker_chosen}");
 }
 
+/// A variable cargo sets for build scripts; empty when unset.
+fn var(name: &str) -> String {
+    std::env::var(name).unwrap_or_default()
+}
+
 /// Whether rustc links an empty program for this target with `link_args`,
 /// given the flags and linker this build uses (which choose the linker).
 fn rustc_links_with(link_args: &[String], out_dir: &Path) -> bool {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     let source = out_dir.join("order-probe.rs");
     if std::fs::write(&source, "fn main() {}\n").is_err() {
         return false;

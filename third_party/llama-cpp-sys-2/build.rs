@@ -78,6 +78,11 @@ fn main() {
         .map(|f| cpu.join(f)),
     )
     .collect();
+    if std::env::var("TARGET").unwrap_or_default().contains("-linux-gnu") {
+        // libm bound on first call, not at every start (the file says why).
+        c_files.push(root.join("src/lazy_libm.c"));
+        println!("cargo:rerun-if-changed=src/lazy_libm.c");
+    }
     if let Some(dir) = &cpu_arch {
         c_files.extend(files_with(dir, "c"));
         cpp_files.extend(files_with(dir, "cpp").into_iter().filter(|f| !f.ends_with("cpu-feats.cpp")));

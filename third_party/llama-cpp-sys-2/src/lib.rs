@@ -11,3 +11,14 @@
 #![allow(unpredictable_function_pointer_comparisons)]
 
 include!("bindings.rs");
+
+/// llama.cpp's libm functions are bound on their first call
+/// (`src/lazy_libm.c`, which says why), but tokio's multi-threaded scheduler
+/// calls `pow` after every batch of tasks it runs, so every process would
+/// load libm within milliseconds of its start. This `pow` is compiled in
+/// instead; llama.cpp calls it only while building an RWKV model's graph.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[no_mangle]
+pub extern "C" fn pow(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
