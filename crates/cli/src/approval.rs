@@ -19,7 +19,10 @@ use std::time::Duration;
 use amplifier_kernel::models::ApprovalDefault;
 use amplifier_kernel::services::ApprovalSystem;
 use amplifier_kernel::traits::BoxFuture;
-use serde_yaml::{Mapping, Value};
+use yaml_rust2::yaml::Hash;
+use yaml_rust2::Yaml;
+
+use crate::settings::{parse_yaml, yaml_text};
 
 const ALWAYS: &str = "Allow always";
 
@@ -210,11 +213,9 @@ fn read_always_allow(path: &Path) -> Result<Vec<String>, String> {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
     };
-    let settings: Value = serde_yaml::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?;
-    Ok(settings
-        .get("approvals")
-        .and_then(|a| a.get("always_allow"))
-        .and_then(Value::as_sequence)
+    let settings = parse_yaml(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+    Ok(settings["approvals"]["always_allow"]
+        .as_vec()
         .into_iter()
         .flatten()
         .filter_map(|v| v.as_str().map(str::to_owned))
@@ -224,23 +225,22 @@ fn read_always_allow(path: &Path) -> Result<Vec<String>, String> {
 /// Rewrites `approvals.always_allow`, keeping every other setting in the file.
 fn write_always_allow(path: &Path, keys: &[String]) -> Result<(), String> {
     let mut settings = match std::fs::read_to_string(path) {
-        Ok(text) => serde_yaml::from_str::<Value>(&text).map_err(|err| format!("{}: {err}", path.display()))?,
-        Err(_) => Value::Mapping(Mapping::new()),
+        Ok(text) => parse_yaml(&text).map_err(|err| format!("{}: {err}", path.display()))?,
+        Err(_) => Yaml::Null,
     };
-    if !settings.is_mapping() {
-        return Err(format!("{}: expected a mapping at the top", path.display()));
+    if settings.is_null() {
+        settings = Yaml::Hash(Hash::new());
     }
-    let approvals = settings
-        .as_mapping_mut()
-        .expect("checked above")
-        .entry(Value::from("approvals"))
-        .or_insert_with(|| Value::Mapping(Mapping::new()));
-    let Some(approvals) = approvals.as_mapping_mut() else {
+    let Yaml::Hash(top) = &mut settings else {
+        return Err(format!("{}: expected a mapping at the top", path.display()));
+    };
+    let approvals = top.entry(Yaml::String("approvals".to_owned())).or_insert_with(|| Yaml::Hash(Hash::new()));
+    let Yaml::Hash(approvals) = approvals else {
         return Err(format!("{}: `approvals` must be a mapping", path.display()));
     };
     approvals
-        .insert(Value::from("always_allow"), Value::Sequence(keys.iter().map(|k| Value::from(k.as_str())).collect()));
-    let text = serde_yaml::to_string(&settings).map_err(|err| err.to_string())?;
+        .insert(Yaml::String("always_allow".to_owned()), Yaml::Array(keys.iter().cloned().map(Yaml::String).collect()));
+    let text = yaml_text(&settings) + "\n";
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
     }
@@ -279,5 +279,9 @@ mod tests {
         assert_eq!(read_always_allow(&path).unwrap(), ["Allow the tool `bash`?"]);
         assert!(std::fs::read_to_string(&path).unwrap().contains("show_token_usage: true"));
         assert_eq!(read_always_allow(&dir.path().join("missing.yaml")).unwrap(), Vec::<String>::new());
+        // An empty file is an empty mapping, not an error.
+        std::fs::write(&path, "").unwrap();
+        write_always_allow(&path, &["Allow: `rm -rf build`?".to_owned()]).unwrap();
+        assert_eq!(read_always_allow(&path).unwrap(), ["Allow: `rm -rf build`?"]);
     }
 }

@@ -11,6 +11,7 @@ use amplifier_kernel::loading::LoadReport;
 use amplifier_kernel::Coordinator;
 use amplifier_plan::PlanDiagnostic;
 use amplifier_store::{Location, Retention, Store};
+use yaml_rust2::Yaml;
 
 use crate::error::{CliError, CliResult};
 use crate::settings::Settings;
@@ -39,11 +40,11 @@ pub fn store_location(settings: &Settings) -> CliResult<Option<Location>> {
         Some(flag) => (flag.to_owned(), "--store".to_owned()),
         None => match settings.get("store") {
             None => return Ok(None),
-            Some(serde_yaml::Value::String(text)) => (text.clone(), settings.source("store")),
+            Some(Yaml::String(text)) => (text.clone(), settings.source("store")),
             Some(other) => {
                 return Err(CliError::usage(format!(
                     "setting `store` is {}: expected a directory or a postgres:// URL",
-                    serde_yaml::to_string(other).unwrap_or_default().trim_end()
+                    crate::settings::inline(other)
                 ))
                 .hint(format!("it comes from {}", settings.source("store"))))
             }
@@ -83,7 +84,7 @@ pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
         keep_lock,
         locked: flags.locked,
         allow_partial: flags.allow_partial,
-        strict: flags.strict || settings.get("strict").and_then(serde_yaml::Value::as_bool) == Some(true),
+        strict: flags.strict || settings.get("strict").and_then(Yaml::as_bool) == Some(true),
         provider_choice: Default::default(),
         store,
         max_tool_result_bytes,

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use serde_yaml::Value;
+use yaml_rust2::{ScanError, Yaml, YamlEmitter, YamlLoader};
 
 use crate::error::{CliError, CliResult};
 
@@ -60,7 +60,7 @@ const KNOWN: &[(&str, Option<&str>, &str, &str)] = &[
 #[derive(Debug, Clone, PartialEq)]
 pub struct Setting {
     pub key: &'static str,
-    pub value: Value,
+    pub value: Yaml,
     pub source: String,
 }
 
@@ -83,7 +83,7 @@ impl Settings {
             .iter()
             .map(|(key, _, default, _)| Setting {
                 key,
-                value: serde_yaml::from_str(default).unwrap_or(Value::Null),
+                value: parse_yaml(default).unwrap_or(Yaml::Null),
                 source: "default".to_owned(),
             })
             .collect();
@@ -104,14 +104,14 @@ impl Settings {
                 continue;
             };
             if let Ok(text) = std::env::var(var) {
-                setting.value = serde_yaml::from_str(&text).unwrap_or(Value::String(text));
+                setting.value = parse_yaml(&text).unwrap_or(Yaml::String(text));
                 setting.source = format!("${var}");
             }
         }
         Settings { values, warnings }
     }
 
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Yaml> {
         self.values.iter().find(|s| s.key == key).map(|s| &s.value).filter(|v| !v.is_null())
     }
 
@@ -124,14 +124,14 @@ impl Settings {
     pub fn limit(&self, key: &str) -> CliResult<Option<u64>> {
         match self.get(key) {
             None => Ok(None),
-            Some(value) => match value.as_u64() {
+            Some(value) => match value.as_i64().and_then(|n| u64::try_from(n).ok()) {
                 Some(0) => Ok(None),
                 Some(n) => Ok(Some(n)),
                 None => {
                     let source = self.source(key);
                     Err(CliError::usage(format!(
                         "setting `{key}` is {}: expected a whole number (0 for no limit)",
-                        serde_yaml::to_string(value).unwrap_or_default().trim_end()
+                        inline(value)
                     ))
                     .hint(format!("it comes from {source}; `amplifier config show` lists every setting")))
                 }
@@ -143,8 +143,11 @@ impl Settings {
     pub fn render(&self) -> String {
         let mut out = String::new();
         for setting in &self.values {
-            let value = serde_yaml::to_string(&setting.value).unwrap_or_default();
-            let mut value = value.trim_end().replace('\n', " ");
+            // A string as it is, unquoted: the store's URL is redacted below.
+            let mut value = match &setting.value {
+                Yaml::String(text) => text.clone(),
+                other => inline(other),
+            };
             if setting.key == "store" {
                 // A PostgreSQL URL may carry a password.
                 value = amplifier_store::redact_url(&value);
@@ -158,11 +161,11 @@ impl Settings {
     }
 }
 
-fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Value> {
+fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Yaml> {
     let text = std::fs::read_to_string(file).ok()?;
-    match serde_yaml::from_str::<Value>(&text) {
-        Ok(Value::Null) => None,
-        Ok(document) if document.is_mapping() => Some(document),
+    match parse_yaml(&text) {
+        Ok(Yaml::Null) => None,
+        Ok(document @ Yaml::Hash(_)) => Some(document),
         Ok(_) => {
             warnings.push(format!("{}: expected a mapping of settings", file.display()));
             None
@@ -174,26 +177,49 @@ fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Value> {
     }
 }
 
-fn lookup<'a>(document: &'a Value, key: &str) -> Option<&'a Value> {
-    key.split('.').try_fold(document, |value, part| value.get(part))
+fn lookup<'a>(document: &'a Yaml, key: &str) -> Option<&'a Yaml> {
+    key.split('.').try_fold(document, |value, part| value.as_hash()?.get(&Yaml::String(part.to_owned())))
 }
 
 /// Dotted keys in `document` that are not settings (nor parents of one).
-fn unknown_keys(document: &Value, prefix: &str) -> Vec<String> {
-    let Some(map) = document.as_mapping() else { return Vec::new() };
+fn unknown_keys(document: &Yaml, prefix: &str) -> Vec<String> {
+    let Some(map) = document.as_hash() else { return Vec::new() };
     let mut unknown = Vec::new();
-    for key in map.keys().filter_map(Value::as_str) {
+    for (key, value) in map {
+        let Some(key) = key.as_str() else { continue };
         let path = if prefix.is_empty() { key.to_owned() } else { format!("{prefix}.{key}") };
         if KNOWN.iter().any(|(known, ..)| *known == path) {
             continue;
         }
         if KNOWN.iter().any(|(known, ..)| known.starts_with(&format!("{path}."))) {
-            unknown.extend(unknown_keys(&map[key], &path));
+            unknown.extend(unknown_keys(value, &path));
         } else {
             unknown.push(path);
         }
     }
     unknown
+}
+
+/// The first document of a YAML text (`Null` for an empty one).
+pub(crate) fn parse_yaml(text: &str) -> Result<Yaml, ScanError> {
+    Ok(YamlLoader::load_from_str(text)?.into_iter().next().unwrap_or(Yaml::Null))
+}
+
+/// `value` as a YAML document, without the `---` line the emitter starts with.
+pub(crate) fn yaml_text(value: &Yaml) -> String {
+    let mut out = String::new();
+    // Only a key that is itself a mapping or a list fails to emit, and
+    // settings files have none; what was written is kept either way.
+    let _ = YamlEmitter::new(&mut out).dump(value);
+    out.strip_prefix("---\n").map(str::to_owned).unwrap_or(out)
+}
+
+/// `value` as YAML on one line, for messages and `config show`.
+pub(crate) fn inline(value: &Yaml) -> String {
+    match value {
+        Yaml::Null => "null".to_owned(),
+        other => yaml_text(other).replace('\n', " "),
+    }
 }
 
 fn known_keys() -> String {
@@ -239,9 +265,48 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_named_with_their_path() {
-        let document: Value =
-            serde_yaml::from_str("plan: a\nevents: {max_rows: 5, color: red}\ntheme: dark\n").unwrap();
+        let document = parse_yaml("plan: a\nevents: {max_rows: 5, color: red}\ntheme: dark\n").unwrap();
         assert_eq!(unknown_keys(&document, ""), ["events.color", "theme"]);
-        assert_eq!(lookup(&document, "events.max_rows").and_then(Value::as_u64), Some(5));
+        assert_eq!(lookup(&document, "events.max_rows").and_then(Yaml::as_i64), Some(5));
+    }
+
+    #[test]
+    fn values_show_on_one_line_and_a_store_url_without_its_password() {
+        let setting = |key: &'static str, text: &str| Setting {
+            key,
+            value: parse_yaml(text).unwrap(),
+            source: "test".to_owned(),
+        };
+        let settings = Settings {
+            values: vec![
+                setting("plan", "null"),
+                setting("store", "postgres://amp:hunter2@db.internal/sessions"),
+                setting("module_indexes", "[/srv/index, 'git+https://example.com/i.git']"),
+                setting("events.max_rows", "10000"),
+            ],
+            warnings: Vec::new(),
+        };
+        let shown = settings.render();
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("db.internal/sessions"), "{shown}");
+        let row = |key: &str| shown.lines().find(|l| l.starts_with(key)).unwrap().to_owned();
+        assert!(row("plan ").contains(" null "), "{shown}");
+        assert!(row("module_indexes").contains("- /srv/index - \"git+https://example.com/i.git\""), "{shown}");
+        assert!(row("events.max_rows").contains(" 10000 "), "{shown}");
+        assert_eq!(settings.limit("events.max_rows").unwrap(), Some(10000));
+    }
+
+    #[test]
+    fn a_malformed_file_is_a_warning_naming_it_and_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("settings.yaml");
+        std::fs::write(&file, "plan: a.yaml\nevents: [1\nstrict: true\n").unwrap();
+        let mut warnings = Vec::new();
+        assert!(read(&file, &mut warnings).is_none());
+        assert!(warnings.len() == 1 && warnings[0].starts_with(&file.display().to_string()), "{warnings:?}");
+        assert!(warnings[0].contains("line 3"), "{warnings:?}");
+        std::fs::write(&file, "- a list\n").unwrap();
+        assert!(read(&file, &mut warnings).is_none());
+        assert!(warnings[1].ends_with("expected a mapping of settings"), "{warnings:?}");
     }
 }

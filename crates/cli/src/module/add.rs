@@ -10,6 +10,7 @@ use amplifier_loader::index::{Index, Offer};
 use amplifier_loader::manifest::HOST_TARGET;
 use amplifier_loader::{amplifier_home, builtin};
 use clap::Args;
+use yaml_rust2::Yaml;
 
 use super::installed::{install_source, Installation, Source};
 use crate::error::{CliError, CliResult};
@@ -55,10 +56,8 @@ fn locations(given: &[String]) -> CliResult<Vec<String>> {
     }
     let settings = Settings::load(Path::new("."));
     let locations: Vec<String> = match settings.get("module_indexes") {
-        Some(serde_yaml::Value::Sequence(items)) => {
-            items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
-        }
-        Some(serde_yaml::Value::String(one)) => vec![one.clone()],
+        Some(Yaml::Array(items)) => items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+        Some(Yaml::String(one)) => vec![one.clone()],
         _ => Vec::new(),
     };
     if locations.is_empty() {
@@ -265,7 +264,7 @@ fn plan_to_edit(explicit: Option<PathBuf>) -> CliResult<(PathBuf, bool)> {
 fn make_default(plan: &Path) -> CliResult {
     let settings = amplifier_home().join("settings.yaml");
     let text = std::fs::read_to_string(&settings).unwrap_or_default();
-    let quoted = serde_yaml::to_string(&plan.display().to_string()).unwrap_or_default();
+    let quoted = crate::settings::yaml_text(&Yaml::String(plan.display().to_string()));
     let line = format!("plan: {}", quoted.trim_end());
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     match lines.iter_mut().find(|l| l.starts_with("plan:")) {
