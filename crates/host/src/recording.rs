@@ -13,11 +13,12 @@
 //!   (messages read before cleanup, written after it, with `session:end`);
 //! - mid-turn, at most [`BOUND`] after the first event not yet written
 //!   (sooner when the session goes quiet for [`QUIET`]: a provider call or
-//!   a tool that takes a while). A `kill -9` then loses at most the last
-//!   [`BOUND`] of work, and the history keeps the tool call that was
-//!   running, which resume repairs. However busy the session, there are at
-//!   most 1 / [`BOUND`] mid-turn writes a second, each of what changed
-//!   since the last.
+//!   a tool that takes a while; or once [`BATCH`] events wait). A `kill -9`
+//!   then loses at most the last [`BOUND`] of work, and the history keeps
+//!   the tool call that was running, which resume repairs. Each write is
+//!   of what changed since the last, made by a task beside the session's
+//!   (see [`Recorder::save`]), which folds a long WAL in after it
+//!   ([`Store::tidy`]).
 //!
 //! The session's lock is held from before the session row exists until the
 //! process exits.
@@ -48,6 +49,11 @@ pub const STATE_DIR_ENV: &str = "AMPLIFIER_STATE_DIR";
 pub const BOUND: Duration = Duration::from_millis(100);
 /// A session quiet this long is saved before the bound is up.
 const QUIET: Duration = Duration::from_millis(20);
+/// A busy session is saved as soon as this many events wait, so what the
+/// end of a turn has left to write stays small (saves run beside the agent
+/// loop; the final one holds up the turn's end). 256 events are about
+/// 1 ms of SQLite.
+const BATCH: usize = 256;
 /// After plugin hooks (redaction 10, logging 100), before the jsonl printer (`i32::MAX`).
 const RECORDER_PRIORITY: i32 = i32::MAX - 1;
 
@@ -321,6 +327,8 @@ struct Recorder {
     /// Events seen, for the quiet-period saver.
     seen: AtomicU64,
     notify: tokio::sync::Notify,
+    /// [`BATCH`] events wait: the saver saves now.
+    full: tokio::sync::Notify,
     saver: Mutex<Option<tokio::task::JoinHandle<()>>>,
     saver_started: AtomicBool,
     warned: AtomicBool,
@@ -355,6 +363,7 @@ impl Recorder {
             }),
             seen: AtomicU64::new(0),
             notify: tokio::sync::Notify::new(),
+            full: tokio::sync::Notify::new(),
             saver: Mutex::new(None),
             saver_started: AtomicBool::new(false),
             warned: AtomicBool::new(false),
@@ -383,7 +392,8 @@ impl Recorder {
             loop {
                 let Some(recorder) = me.upgrade() else { return };
                 recorder.notify.notified().await;
-                // Quiet for a moment, or the bound is up: whichever comes first.
+                // Quiet for a moment, the bound is up, or a batch is full:
+                // whichever comes first.
                 let deadline = tokio::time::Instant::now() + BOUND;
                 loop {
                     let seen = recorder.seen.load(Ordering::SeqCst);
@@ -391,7 +401,10 @@ impl Recorder {
                     if now >= deadline {
                         break;
                     }
-                    tokio::time::sleep(QUIET.min(deadline - now)).await;
+                    tokio::select! {
+                        () = tokio::time::sleep(QUIET.min(deadline - now)) => {}
+                        () = recorder.full.notified() => break,
+                    }
                     if recorder.seen.load(Ordering::SeqCst) == seen {
                         break;
                     }
@@ -416,7 +429,10 @@ impl Recorder {
     async fn checkpoint(&self) {
         let Some(coordinator) = self.coordinator.upgrade() else { return };
         match self.read_history(&coordinator).await {
-            Ok(()) => self.save(true, None),
+            Ok(()) => {
+                self.save(true, None);
+                self.store.lock().unwrap_or_else(PoisonError::into_inner).tidy();
+            }
             Err(err) => tracing::debug!(error = %err, "cannot read the history to save it"),
         }
     }
@@ -437,30 +453,43 @@ impl Recorder {
     /// With `messages`, the history in `current` is written too: appended
     /// when the stored history is a prefix of it (the usual case, found
     /// without comparing), else from the first difference.
+    ///
+    /// The store's lock serialises saves. The state's is held only to take
+    /// what to write and to record what was written: every event passes
+    /// through [`Recorder::handle`], which takes it too, so the session
+    /// runs on while SQLite writes (held across the write, it stalled the
+    /// agent loop for every mid-turn save).
     fn save(&self, messages: bool, status: Option<RunStatus>) {
-        let mut state = self.state();
-        let state = &mut *state;
-        let (at, new) = match messages {
-            true if state.synced == state.stored.len() => {
-                let new = state.current[state.synced..].iter();
-                (state.synced, new.map(|m| NewMessage { turn: state.turn, message: m.clone() }).collect())
+        let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
+        let (turn, at, new, events, usage, synced) = {
+            let mut state = self.state();
+            let state = &mut *state;
+            let (at, new) = match messages {
+                true if state.synced == state.stored.len() => {
+                    let new = state.current[state.synced..].iter();
+                    (state.synced, new.map(|m| NewMessage { turn: state.turn, message: m.clone() }).collect())
+                }
+                true => diff(&state.stored, &state.stored_turns, &state.current, state.turn),
+                false => (state.stored.len(), Vec::new()),
+            };
+            if at == state.stored.len() && new.is_empty() && state.events.is_empty() && status.is_none() {
+                return;
             }
-            true => diff(&state.stored, &state.stored_turns, &state.current, state.turn),
-            false => (state.stored.len(), Vec::new()),
+            let usage = std::mem::take(&mut state.has_usage).then(|| std::mem::take(&mut state.usage));
+            let synced = messages.then_some(state.current.len());
+            (state.turn, at, new, std::mem::take(&mut state.events), usage, synced)
         };
-        if at == state.stored.len() && new.is_empty() && state.events.is_empty() && status.is_none() {
-            return;
-        }
         let write = TurnWrite {
             session_id: &self.session_id,
-            turn: state.turn,
+            turn,
             messages_at: at as u64,
             messages: &new,
-            events: &state.events,
-            usage: state.has_usage.then_some(&state.usage),
+            events: &events,
+            usage: usage.as_ref(),
             status,
         };
-        let result = self.store.lock().unwrap_or_else(PoisonError::into_inner).write(&write);
+        let result = store.write(&write);
+        let mut state = self.state();
         match result {
             Ok(()) => {
                 state.stored.truncate(at);
@@ -469,14 +498,21 @@ impl Recorder {
                     state.stored_turns.push(message.turn);
                     state.stored.push(message.message);
                 }
-                if messages {
-                    state.synced = state.current.len();
+                if let Some(synced) = synced {
+                    state.synced = synced;
                 }
-                state.events.clear();
-                state.usage = Usage::default();
-                state.has_usage = false;
             }
             Err(err) => {
+                // Put back in front of what arrived meanwhile.
+                let mut events = events;
+                events.append(&mut state.events);
+                state.events = events;
+                if let Some(mut usage) = usage {
+                    usage.accumulate(&state.usage);
+                    state.usage = usage;
+                    state.has_usage = true;
+                }
+                drop(state);
                 if !self.warned.swap(true, Ordering::SeqCst) {
                     self.notify_user(format!("cannot save session {}: {err}", self.session_id));
                 }
@@ -500,6 +536,9 @@ impl HookHandler for Recorder {
                 }
             }
             state.events.push(record);
+            if state.events.len() == BATCH {
+                self.full.notify_one();
+            }
         }
         self.seen.fetch_add(1, Ordering::SeqCst);
         self.ensure_saver();

@@ -204,3 +204,74 @@ async fn the_services_store_opens_on_first_use_and_a_store_that_cannot_open_is_r
     assert!(said[0].starts_with("agents will have no history: "), "{said:?}");
     hosted.finish(true).await;
 }
+
+/// The recorder saves a busy turn as it goes, beside the agent loop: while
+/// another connection holds the store's write lock (a save waits up to
+/// SQLite's busy timeout), the loop goes on making provider calls. Before,
+/// a waiting save held the state every event passes through, and the turn
+/// stopped at its first mid-turn save.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_turn_runs_on_while_a_save_waits_for_the_store() {
+    const CALLS: usize = 200;
+    let fixture = Fixture::new("");
+    let log = fixture.dir.path().join("requests.jsonl");
+    let script = format!(
+        "session: {{orchestrator: loop-basic, context: context-simple}}\n\
+         providers:\n  - module: provider-scripted\n    config:\n      requests_log: \"{}\"\n      script:\n        \
+         - {{tool_calls: [{{name: echo, arguments: {{text: x}}}}], repeat: {CALLS}}}\n        - {{text: done}}\n\
+         tools: [{{module: tool-echo}}]\n",
+        log.display()
+    );
+    std::fs::write(fixture.plan(), script).unwrap();
+    let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
+    let mut hosted = host.session().record(None).open().unwrap();
+    hosted.start().await.unwrap();
+    let id = hosted.session_id().to_owned();
+
+    let blocker = rusqlite::Connection::open(fixture.dir.path().join("state/sessions.db")).unwrap();
+    blocker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let turn = tokio::spawn(async move {
+        let reply = hosted.turn("go").await;
+        hosted.finish(true).await;
+        reply
+    });
+    let requests = || std::fs::read_to_string(&log).map(|text| text.lines().count()).unwrap_or(0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while requests() <= CALLS && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let made = requests();
+    blocker.execute_batch("COMMIT").unwrap();
+    assert_eq!(made, CALLS + 1, "every provider call was made while the store was locked");
+    assert_eq!(turn.await.unwrap().unwrap(), "done");
+
+    let stored = fixture.store().resolve(&id).unwrap();
+    assert_eq!(stored.message_count as usize, 2 + 2 * CALLS, "the prompt, each call and its result, the reply");
+    let requests_stored = fixture.store().events(&id).unwrap().iter().filter(|e| e.name == "provider:request").count();
+    assert_eq!(requests_stored, CALLS + 1);
+}
+
+/// A long turn's WAL is folded into the database between the background
+/// saves, not all at once when the process exits: after the turn, the WAL
+/// holds well under half of what the turn wrote.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_turns_wal_is_folded_as_it_goes() {
+    const CALLS: usize = 1000;
+    let fixture = Fixture::new("");
+    let script = format!(
+        "session: {{orchestrator: loop-basic, context: context-simple}}\n\
+         providers:\n  - module: provider-scripted\n    config:\n      script:\n        \
+         - {{tool_calls: [{{name: echo, arguments: {{text: x}}}}], repeat: {CALLS}}}\n        - {{text: done}}\n\
+         tools: [{{module: tool-echo}}]\n"
+    );
+    std::fs::write(fixture.plan(), script).unwrap();
+    let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
+    let mut hosted = host.session().record(None).open().unwrap();
+    hosted.start().await.unwrap();
+    assert_eq!(hosted.turn("go").await.unwrap(), "done");
+    let state = fixture.dir.path().join("state");
+    let wal = std::fs::metadata(state.join("sessions.db-wal")).map(|m| m.len()).unwrap_or(0);
+    hosted.finish(true).await;
+    let written = std::fs::metadata(state.join("sessions.db")).unwrap().len();
+    assert!(wal < written / 2, "the WAL holds {wal} bytes after a turn that wrote {written}");
+}

@@ -40,13 +40,14 @@ mod sql;
 mod sqlite;
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use amplifier_protocol::models::{Message, Role, RunStatus, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::sql::{args, Dialect, Row, Sql, Work};
+use crate::sql::{args, Arg, Col, Dialect, MultiInsert, Row, Sql, Work};
 
 pub use agents::{trim_history, AgentScope};
 pub use amplifier_protocol::repair::{repair_orphan_tool_calls, RepairedCall, CANCELLED_TOOL_RESULT};
@@ -289,6 +290,8 @@ pub(crate) trait Backend: Send {
     fn run(&self, work: &mut Work<'_>) -> Result<()>;
     /// Gives back the space of deleted rows.
     fn reclaim(&self) -> Result<()>;
+    /// Upkeep a writer can do off its session's path, between writes.
+    fn tidy(&self) {}
     fn integrity_check(&self) -> Result<String>;
     fn journal_mode(&self) -> Result<Option<String>>;
 }
@@ -334,6 +337,13 @@ impl Store {
     /// The database's journal mode (`wal`); `None` for PostgreSQL.
     pub fn journal_mode(&self) -> Result<Option<String>> {
         self.backend.journal_mode()
+    }
+
+    /// Upkeep between writes, for a writer with a moment to spare (the
+    /// session recorder's background saves): the SQLite store folds a long
+    /// WAL into the database here, so the process's exit need not.
+    pub fn tidy(&self) {
+        self.backend.tidy();
     }
 
     fn dialect(&self) -> Dialect {
@@ -427,13 +437,15 @@ impl Store {
         let retention = self.retention;
         // PostgreSQL: the session's row stays locked until the commit, so
         // two writers of one session take turns (SQLite's transaction locks
-        // the whole database).
+        // the whole database). How many messages are stored is the next
+        // `seq`: one lookup at the end of the session's key range, where
+        // `COUNT(*)` read every stored message at every write.
         let select = self.dialect().pick(
             "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-                    (SELECT COUNT(*) FROM messages WHERE session_id = ?1)
+                    (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
              FROM sessions WHERE id = ?1",
             "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-                    (SELECT COUNT(*) FROM messages WHERE session_id = ?1)
+                    (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
              FROM sessions WHERE id = ?1 FOR UPDATE",
         );
         let bodies = write
@@ -441,6 +453,7 @@ impl Store {
             .iter()
             .map(|new| serde_json::to_string(&new.message).map_err(|err| StoreError::Invalid(err.to_string())))
             .collect::<Result<Vec<String>>>()?;
+        let roles: Vec<String> = write.messages.iter().map(|new| role_str(new.message.role)).collect();
         let title = write.messages.iter().find(|m| m.message.role == Role::User).map(|m| title_of(&m.message));
         self.transact(|sql| {
             let now = now_ms();
@@ -478,23 +491,34 @@ impl Store {
                 ],
             )?;
             if write.messages_at < stored_messages {
-                sql.execute("DELETE FROM messages WHERE session_id = ?1 AND seq >= ?2", args![write.session_id, write.messages_at])?;
-            }
-            for (offset, (new, body)) in write.messages.iter().zip(&bodies).enumerate() {
                 sql.execute(
-                    "INSERT INTO messages (session_id, seq, turn, role, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    args![write.session_id, write.messages_at + offset as u64, new.turn, &role_str(new.message.role), body],
+                    "DELETE FROM messages WHERE session_id = ?1 AND seq >= ?2",
+                    args![write.session_id, write.messages_at],
                 )?;
             }
+            let rows: Vec<Arg<'_>> = write
+                .messages
+                .iter()
+                .zip(&bodies)
+                .zip(&roles)
+                .enumerate()
+                .flat_map(|(offset, ((new, body), role))| {
+                    [(write.messages_at + offset as u64).into(), new.turn.into(), role.into(), body.into()]
+                })
+                .collect();
+            INSERT_MESSAGES.run(sql, args![write.session_id], &rows)?;
             if let Some(title) = &title {
-                sql.execute("UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NULL", args![write.session_id, title])?;
-            }
-            for event in write.events {
                 sql.execute(
-                    r#"INSERT INTO events (session_id, turn, name, "timestamp", stored_ms, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"#,
-                    args![write.session_id, write.turn, &event.name, &event.timestamp, now, &event.data],
+                    "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NULL",
+                    args![write.session_id, title],
                 )?;
             }
+            let rows: Vec<Arg<'_>> = write
+                .events
+                .iter()
+                .flat_map(|event| [(&event.name).into(), (&event.timestamp).into(), (&event.data).into()])
+                .collect();
+            INSERT_EVENTS.run(sql, args![write.session_id, write.turn, now], &rows)?;
             if !write.events.is_empty() {
                 apply_retention(sql, write.session_id, retention, now)?;
             }
@@ -777,6 +801,22 @@ fn apply_retention(sql: &mut dyn Sql, session_id: &str, retention: Retention, no
     }
     Ok(())
 }
+
+static INSERT_MESSAGES: LazyLock<MultiInsert> = LazyLock::new(|| {
+    MultiInsert::new(
+        "INSERT INTO messages (session_id, seq, turn, role, body) VALUES",
+        1,
+        &[Col::Shared(1), Col::Own(0), Col::Own(1), Col::Own(2), Col::Own(3)],
+    )
+});
+
+static INSERT_EVENTS: LazyLock<MultiInsert> = LazyLock::new(|| {
+    MultiInsert::new(
+        r#"INSERT INTO events (session_id, turn, name, "timestamp", stored_ms, data) VALUES"#,
+        3,
+        &[Col::Shared(1), Col::Shared(2), Col::Own(0), Col::Own(1), Col::Shared(3), Col::Own(2)],
+    )
+});
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {

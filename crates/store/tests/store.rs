@@ -207,6 +207,32 @@ fn messages_can_be_replaced_from_an_index_but_never_leave_a_gap(backing) {
     assert_eq!(store.messages("s1").unwrap().len(), 4);
 }
 
+/// Rows go 32 to a statement and the rest one by one: counts with whole
+/// statements and remainders keep each row, in order, with its own values.
+fn a_write_of_many_rows_stores_each_in_order(backing) {
+    let mut store = backing.open();
+    store.create_session(&new_session("s1", "/w")).unwrap();
+    let texts: Vec<String> = (0..77).map(|i| format!("m{i}")).collect();
+    let names: Vec<String> = (0..100).map(|i| format!("e{i}")).collect();
+    let events: Vec<NewEvent> = names.iter().map(|name| event(name, json!({"n": name}))).collect();
+    write(&mut store, "s1", 1, 0, &messages(1, &texts.iter().map(String::as_str).collect::<Vec<_>>()), &events);
+    // Replaces from 70 on, and appends past the first write's end.
+    let more: Vec<String> = (70..103).map(|i| format!("n{i}")).collect();
+    write(&mut store, "s1", 2, 70, &messages(2, &more.iter().map(String::as_str).collect::<Vec<_>>()), &events[..1]);
+
+    let stored = store.messages("s1").unwrap();
+    assert_eq!(stored.iter().map(|m| m.seq).collect::<Vec<_>>(), (0..103).collect::<Vec<u64>>());
+    let expected: Vec<(u32, String)> =
+        (0..70).map(|i| (1, format!("m{i}"))).chain((70..103).map(|i| (2, format!("n{i}")))).collect();
+    assert_eq!(stored.iter().map(|m| (m.turn, m.message.content.text())).collect::<Vec<_>>(), expected);
+    let stored_events = store.events("s1").unwrap();
+    assert_eq!(stored_events.len(), 101);
+    for (stored, name) in stored_events.iter().zip(names.iter().chain(&names[..1])) {
+        assert_eq!((&stored.name, stored.data["n"].as_str()), (name, Some(name.as_str())));
+    }
+    assert_eq!(stored_events.iter().map(|e| e.turn).filter(|&turn| turn == 2).count(), 1);
+}
+
 fn retention_keeps_the_newest_events_and_counts_the_dropped(backing) {
     let mut store = backing.open();
     store.set_retention(Retention { max_events: Some(5), max_age_days: None });
