@@ -470,10 +470,8 @@ fn the_binary_packs_its_relocations_where_glibc_reads_them() {
 #[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
 #[test]
 fn the_functions_a_start_runs_come_first_in_the_binary() {
-    if env!("AMPLIFIER_STARTUP_ORDER_LINKED") != "true" {
-        // rustc links with LLD here unless the build chose another linker.
-        assert_eq!(env!("AMPLIFIER_LINKER_CHOSEN"), "true", "rustc's own linker took no ordering file");
-        return eprintln!("the linker this build chose takes no ordering file");
+    if !linked_with(env!("AMPLIFIER_STARTUP_ORDER_LINKED"), "ordering file") {
+        return;
     }
     let order = startup_order();
     let wanted: std::collections::HashSet<&str> = order.lines().filter(|line| !line.starts_with('#')).collect();
@@ -493,6 +491,52 @@ fn the_functions_a_start_runs_come_first_in_the_binary() {
     let last = placed.iter().map(|(address, _)| *address).max().unwrap();
     let between: Vec<_> = others.iter().filter(|(address, _)| *address < last).take(5).collect();
     assert!(between.is_empty(), "{} ordered functions end at {last:#x}, after {between:?}", placed.len());
+}
+
+/// The read-only data those functions address sits together as well, in
+/// `.rodata.hot` just before `.rodata` (crates/cli/startup-rodata.ld):
+/// spread over `.rodata`, the 198 pages a start reads kept 585 resident.
+/// A debug build still has the C libraries' tables (SQLite's parser's,
+/// its keyword hash), named as in a release build.
+#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+#[test]
+fn the_read_only_data_a_start_reads_comes_before_the_rest() {
+    if !linked_with(env!("AMPLIFIER_STARTUP_RODATA_LINKED"), "linker script") {
+        return;
+    }
+    let output = std::process::Command::new("readelf").args(["-SW", env!("CARGO_BIN_EXE_amplifier")]).output();
+    let Ok(output) = output else { return eprintln!("no readelf here: nothing to read the binary with") };
+    let sections = String::from_utf8_lossy(&output.stdout);
+    // `[Nr] Name Type Address Off Size …`: the address and size of a section.
+    let section = |wanted: &str| {
+        sections.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split(']').nth(1)?.split_whitespace().collect();
+            match fields[..] {
+                [name, _, address, _, size, ..] if name == wanted => {
+                    Some((u64::from_str_radix(address, 16).ok()?, u64::from_str_radix(size, 16).ok()?))
+                }
+                _ => None,
+            }
+        })
+    };
+    let (Some((hot, hot_size)), Some((rest, _))) = (section(".rodata.hot"), section(".rodata")) else {
+        panic!("no .rodata.hot, or no .rodata, in:\n{sections}");
+    };
+    assert!(hot_size > 0, "an empty .rodata.hot");
+    assert!(hot + hot_size <= rest, ".rodata.hot ({hot:#x}, {hot_size} bytes) is not before .rodata ({rest:#x})");
+}
+
+/// Whether crates/cli/build.rs linked the binary with `what` (`linked`, its
+/// answer). rustc links with LLD here, which takes both the ordering file
+/// and the script, unless the build chose another linker.
+#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+fn linked_with(linked: &str, what: &str) -> bool {
+    if linked == "true" {
+        return true;
+    }
+    assert_eq!(env!("AMPLIFIER_LINKER_CHOSEN"), "true", "rustc's own linker took no {what}");
+    eprintln!("the linker this build chose takes no {what}");
+    false
 }
 
 /// LLVM renames a function that thin local LTO shares between its crate's

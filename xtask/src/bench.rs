@@ -298,10 +298,9 @@ impl Bench {
         // A run's peak RSS varies by a few hundred KiB with which pages the
         // kernel maps around each fault and how the threads interleave, so
         // the median says what a start takes and the highest what one may.
-        let summed = |(walls, mut peaks): (Vec<Duration>, Vec<u64>)| {
-            peaks.sort_unstable();
-            let median_kib = (peaks[(peaks.len() - 1) / 2] + peaks[peaks.len() / 2]) / 2;
-            (median(walls), median_kib, peaks.last().copied().unwrap_or(0))
+        let summed = |(walls, peaks): (Vec<Duration>, Vec<u64>)| {
+            let highest = peaks.iter().max().copied().unwrap_or(0);
+            (median(walls), median(peaks), highest)
         };
         let (builtin, cdylib) = (summed(builtin), summed(cdylib));
         let shown = |(wall, median_kib, max_kib): (Duration, u64, u64)| {
@@ -830,13 +829,32 @@ fn ratio(a: Duration, b: Duration) -> f64 {
     a.as_secs_f64() / b.as_secs_f64()
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
+/// A measurement the benchmarks take the median of.
+trait Sample: Ord + Copy + Default {
+    fn midpoint(self, other: Self) -> Self;
+}
+
+impl Sample for Duration {
+    fn midpoint(self, other: Self) -> Self {
+        (self + other) / 2
+    }
+}
+
+/// KiB of peak RSS.
+impl Sample for u64 {
+    fn midpoint(self, other: Self) -> Self {
+        u64::midpoint(self, other)
+    }
+}
+
+/// The middle sample, or the midpoint of the two middle ones; the default (zero) for none.
+fn median<T: Sample>(mut samples: Vec<T>) -> T {
+    samples.sort_unstable();
     let n = samples.len();
     match n {
-        0 => Duration::ZERO,
+        0 => T::default(),
         _ if n % 2 == 1 => samples[n / 2],
-        _ => (samples[n / 2 - 1] + samples[n / 2]) / 2,
+        _ => samples[n / 2 - 1].midpoint(samples[n / 2]),
     }
 }
 

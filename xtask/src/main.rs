@@ -7,8 +7,9 @@
 //!   `docs.rs`; the CLI's in `cli_reference.rs`).
 //! - `man [DIR]`: writes the man pages (default `target/man`) with the
 //!   binary's hidden `man-pages` command.
-//! - `startup-order`: records the functions a start of `amplifier` runs, for
-//!   the linker to lay out together (see `startup_order.rs`).
+//! - `startup-order`: records the functions a start of `amplifier` runs, and
+//!   the read-only data they address, for the linker to lay out together
+//!   (see `startup_order.rs`).
 //! - `tidy`: fails when the documentation names paths, links or generated
 //!   pages that are not what the repository holds (see `tidy.rs`), or when
 //!   the kernel's, the host's or the CLI's modules import each other in a
@@ -61,7 +62,9 @@ man: writes amplifier.1 and a page per subcommand into DIR (default
 startup-order: writes crates/cli/startup-order.txt, the functions that one
   `amplifier run` of mount-plans/scripted.yaml executes (a release build,
   traced with a breakpoint on every function; x86_64 Linux, needs nm and a C
-  compiler), which the build hands the linker to place first.
+  compiler), which the build hands the linker to place first; and
+  crates/cli/startup-rodata.ld, the read-only data they address (a relink
+  with a map, and objdump), which the build gathers before .rodata.
 
 docs: writes docs/reference/ (modules from plugins/*/amplifier.toml, events
   from crates/protocol, the CLI rendered from the JSON command tree of

@@ -7,6 +7,13 @@
 //! `trace.c` preloaded, which puts a one-shot breakpoint on every function
 //! `nm` lists and records the ones that trap. Linux on x86_64 only, and it
 //! needs `nm` and a C compiler (`$CC`, else `cc`).
+//!
+//! It then writes `crates/cli/startup-rodata.ld`, a linker script that
+//! gathers the read-only data those functions address into `.rodata.hot`,
+//! before `.rodata`: LLVM's private constants and jump tables have no
+//! symbol for the order file to name, only a section. Found by relinking
+//! with a map (`-Map`), disassembling the ordered functions (`objdump`) and
+//! matching the addresses their instructions name to the map's sections.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -15,6 +22,7 @@ use std::process::{Command, Stdio};
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 pub const ORDER_FILE: &str = "crates/cli/startup-order.txt";
+pub const RODATA_SCRIPT: &str = "crates/cli/startup-rodata.ld";
 /// Runs of each workload: thread timing decides a few paths (a contended
 /// lock, a wake-up), so the union of several runs is kept.
 const RUNS: usize = 5;
@@ -94,7 +102,125 @@ pub fn run(root: &Path) -> Result<()> {
         names.len(),
         bytes as f64 / 1e6
     );
+    write_rodata_script(root, &scratch, &names)
+}
+
+/// Relinks `amplifier` with the new order and a map, and writes
+/// [`RODATA_SCRIPT`] from the sections the ordered functions address.
+fn write_rodata_script(root: &Path, scratch: &Path, ordered: &BTreeSet<&str>) -> Result<()> {
+    let map = scratch.join("amplifier.map");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let linked = Command::new(cargo)
+        .args(["rustc", "--release", "--bin", "amplifier", "--", "-C"])
+        .arg(format!("link-arg=-Wl,-Map={}", map.display()))
+        .current_dir(root)
+        .status()?;
+    if !linked.success() {
+        return Err(format!("relinking `amplifier` with a map failed ({linked})").into());
+    }
+    let binary = root.join("target/release/amplifier");
+    let placed: Vec<(u64, u64)> = functions(&binary)?
+        .into_iter()
+        .filter(|(_, function)| function.names.iter().any(|name| ordered.contains(name.as_str())))
+        .map(|(address, function)| (address, address + function.size))
+        .collect();
+    let (Some(start), Some(end)) = (placed.iter().map(|r| r.0).min(), placed.iter().map(|r| r.1).max()) else {
+        return Err("none of the ordered functions is in the relinked binary".into());
+    };
+    let sections = rodata_sections(&std::fs::read_to_string(&map)?);
+    let addressed = addressed(&binary, start, end)?;
+    let mut hot = BTreeSet::new();
+    for address in addressed {
+        let at = sections.partition_point(|section| section.address <= address);
+        if let Some(section) = at.checked_sub(1).map(|index| &sections[index]) {
+            if address < section.address + section.size && movable(&section.name) {
+                hot.insert(section.name.as_str());
+            }
+        }
+    }
+    let bytes: u64 = sections.iter().filter(|s| hot.contains(s.name.as_str())).map(|s| s.size).sum();
+    let mut text = String::from(
+        "/* The read-only data the functions in startup-order.txt address, gathered\n\
+         \x20  before `.rodata` (crates/cli/build.rs says why). Written by\n\
+         \x20  `cargo xtask startup-order`, with that file. */\n\
+         SECTIONS {\n  .rodata.hot : {\n    *(\n",
+    );
+    // One pattern list, not a `*(NAME)` per section: LLD tries every
+    // input section against every description in turn, and 2,500 of them
+    // added 25 s to a release link (one list: 5 s).
+    for name in &hot {
+        text.push_str(&format!("      {name}\n"));
+    }
+    text.push_str("    )\n  }\n} INSERT BEFORE .rodata;\n");
+    std::fs::write(root.join(RODATA_SCRIPT), text)?;
+    println!("{RODATA_SCRIPT}: {} sections, {:.0} KiB", hot.len(), bytes as f64 / 1024.0);
     Ok(())
+}
+
+struct Section {
+    address: u64,
+    size: u64,
+    name: String,
+}
+
+/// The input sections of `.rodata` (and of `.rodata.hot`, where an earlier
+/// script put some) in an LLD map, by address. The map's columns are
+/// `VMA LMA Size Align Out In Symbol`; a name's indentation says which of
+/// the last three it is.
+fn rodata_sections(map: &str) -> Vec<Section> {
+    let mut lines = map.lines();
+    let header = lines.next().unwrap_or_default();
+    let (Some(out_column), Some(in_column)) = (header.find("Out"), header.find("In ")) else { return Vec::new() };
+    let mut sections = Vec::new();
+    let mut inside = false;
+    for line in lines {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [address, _, size, _, name] = fields[..] else { continue };
+        let column = line.trim_end().len() - name.len();
+        if column == out_column {
+            inside = name == ".rodata" || name == ".rodata.hot";
+        } else if column == in_column && inside {
+            let Some((file, section)) = name.split_once(":(") else { continue };
+            let (Ok(address), Ok(size)) = (u64::from_str_radix(address, 16), u64::from_str_radix(size, 16)) else {
+                continue;
+            };
+            if file != "<internal>" {
+                sections.push(Section { address, size, name: section.trim_end_matches(')').to_owned() });
+            }
+        }
+    }
+    sections.sort_by_key(|section| section.address);
+    sections
+}
+
+/// What a linker script can move by name: not the linker's merged
+/// constants and strings (`.rodata.cst16`, `.rodata.str1.1`), which it
+/// builds itself, nor a C file's plain `.rodata`, a name every C file
+/// shares.
+fn movable(name: &str) -> bool {
+    let merged = name.starts_with(".rodata.cst") || name.starts_with(".rodata.str") || name.contains(".str1.");
+    name.starts_with(".rodata.") && !merged && !name.contains(|c: char| c.is_whitespace() || "()*?[]\"\\,;".contains(c))
+}
+
+/// Every address an instruction between `start` and `end` names
+/// (`objdump` prints it after a `#`: a RIP-relative operand).
+fn addressed(binary: &Path, start: u64, end: u64) -> Result<BTreeSet<u64>> {
+    let output = Command::new("objdump")
+        .args(["-d", "--no-show-raw-insn"])
+        .arg(format!("--start-address={start:#x}"))
+        .arg(format!("--stop-address={end:#x}"))
+        .arg(binary)
+        .output()?;
+    if !output.status.success() {
+        return Err(
+            format!("`objdump -d {}` failed: {}", binary.display(), String::from_utf8_lossy(&output.stderr)).into()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_once("# ")?.1.split_whitespace().next())
+        .filter_map(|address| u64::from_str_radix(address, 16).ok())
+        .collect())
 }
 
 /// How many of the file's names `binary` has, and how many it lists: a
