@@ -132,9 +132,9 @@ impl Sqlite {
         let path = dir.join(DB_FILE);
         let mut conn = Connection::open(&path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        // rusqlite keeps 16 prepared statements; a turn's write alone uses
-        // up to 15 (six sizes of each `MultiInsert`), so the default
-        // re-prepared statements on every write.
+        // rusqlite keeps 16 prepared statements, about as many as a run
+        // uses (a write alone up to 10: two of each `MultiInsert`); at the
+        // default, a write re-prepared some of its statements.
         conn.set_prepared_statement_cache_capacity(64);
         // Before the switch to WAL, which a new file makes in a rollback
         // journal: at the default FULL, it syncs once more (a new store's
