@@ -171,7 +171,7 @@ impl Recording {
         let stored = store.messages(&record.id)?;
         let turn = store.begin_turn(&record.id)?;
         let history: Vec<Message> = stored.iter().map(|m| m.message.clone()).collect();
-        let stored = stored.into_iter().map(|m| (m.turn, m.message)).collect();
+        let stored = stored.into_iter().map(|m| (m.turn, Arc::new(m.message))).collect();
         let recorder = Recorder::attach(coordinator, store, turn, stored, notices);
         Ok(Recording { recorder, restore: Some(history), _lock: lock })
     }
@@ -297,13 +297,18 @@ impl HookHandler for SubAgentEnd {
     }
 }
 
+/// A message of the history, shared by `stored` and `current` (a long
+/// session's history is held once, and a save takes what it writes without
+/// copying it).
+type Shared = Arc<Message>;
+
 struct State {
     turn: u32,
     /// The history as stored, with each message's turn.
-    stored: Vec<Message>,
+    stored: Vec<Shared>,
     stored_turns: Vec<u32>,
     /// Events not yet written.
-    events: Vec<NewEvent>,
+    events: EventBatch,
     usage: Usage,
     has_usage: bool,
     /// `current` holds the history as the turn left it.
@@ -311,11 +316,61 @@ struct State {
     /// The context's history as last read, kept in step with
     /// `sync_messages` (only what was added since crosses), and where that
     /// copy stands.
-    current: Vec<Message>,
+    current: Vec<Shared>,
     cursor: Option<ViewCursor>,
     /// How many leading messages of `current` are known to equal `stored`,
     /// so a write finds what to append without comparing the history.
     synced: usize,
+}
+
+/// Events not yet written, in one buffer: a busy turn's recorder adds each
+/// event's text to it instead of allocating three strings per event that
+/// the saver's thread then frees (a free across threads takes the other
+/// thread's malloc arena lock, which the agent loop's allocations wait for).
+#[derive(Default)]
+struct EventBatch {
+    text: String,
+    /// Where each event's name, timestamp and data end in `text`.
+    ends: Vec<[usize; 3]>,
+}
+
+impl EventBatch {
+    fn push(&mut self, event: NewEvent<'_>) {
+        let mut ends = [0; 3];
+        for (end, part) in ends.iter_mut().zip([event.name, event.timestamp, event.data]) {
+            self.text.push_str(part);
+            *end = self.text.len();
+        }
+        self.ends.push(ends);
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = NewEvent<'_>> {
+        let mut start = 0;
+        self.ends.iter().map(move |&[name, timestamp, data]| {
+            let event = NewEvent {
+                name: &self.text[start..name],
+                timestamp: &self.text[name..timestamp],
+                data: &self.text[timestamp..data],
+            };
+            start = data;
+            event
+        })
+    }
+
+    /// Adds `later`'s events after these.
+    fn append(&mut self, later: &EventBatch) {
+        for event in later.iter() {
+            self.push(event);
+        }
+    }
 }
 
 struct Recorder {
@@ -340,7 +395,7 @@ impl Recorder {
         coordinator: &Arc<Coordinator>,
         store: Store,
         turn: u32,
-        stored: Vec<(u32, Message)>,
+        stored: Vec<(u32, Shared)>,
         notices: Notices,
     ) -> Arc<Recorder> {
         let (stored_turns, stored) = stored.into_iter().unzip();
@@ -353,7 +408,7 @@ impl Recorder {
                 turn,
                 stored,
                 stored_turns,
-                events: Vec::new(),
+                events: EventBatch::default(),
                 usage: Usage::default(),
                 has_usage: false,
                 captured: false,
@@ -441,10 +496,12 @@ impl Recorder {
     async fn read_history(&self, coordinator: &Coordinator) -> ModuleResult<()> {
         let since = self.state().cursor;
         let delta = coordinator.sync_messages(ContextSyncMessages { since }).await?;
+        let added: Vec<Shared> = delta.messages.into_iter().map(Arc::new).collect();
         let mut state = self.state();
         state.synced = state.synced.min(delta.keep);
         state.cursor = Some(delta.cursor);
-        delta.apply(&mut state.current);
+        state.current.truncate(delta.keep);
+        state.current.extend(added);
         Ok(())
     }
 
@@ -458,7 +515,8 @@ impl Recorder {
     /// what to write and to record what was written: every event passes
     /// through [`Recorder::handle`], which takes it too, so the session
     /// runs on while SQLite writes (held across the write, it stalled the
-    /// agent loop for every mid-turn save).
+    /// agent loop for every mid-turn save). Nothing is copied under it:
+    /// messages are shared, and the events are one buffer, taken whole.
     fn save(&self, messages: bool, status: Option<RunStatus>) {
         let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
         let (turn, at, new, events, usage, synced) = {
@@ -467,7 +525,7 @@ impl Recorder {
             let (at, new) = match messages {
                 true if state.synced == state.stored.len() => {
                     let new = state.current[state.synced..].iter();
-                    (state.synced, new.map(|m| NewMessage { turn: state.turn, message: m.clone() }).collect())
+                    (state.synced, new.map(|m| (state.turn, m.clone())).collect())
                 }
                 true => diff(&state.stored, &state.stored_turns, &state.current, state.turn),
                 false => (state.stored.len(), Vec::new()),
@@ -479,24 +537,28 @@ impl Recorder {
             let synced = messages.then_some(state.current.len());
             (state.turn, at, new, std::mem::take(&mut state.events), usage, synced)
         };
+        let messages: Vec<NewMessage<'_>> =
+            new.iter().map(|(turn, message)| NewMessage { turn: *turn, message }).collect();
+        let events_written: Vec<NewEvent<'_>> = events.iter().collect();
         let write = TurnWrite {
             session_id: &self.session_id,
             turn,
             messages_at: at as u64,
-            messages: &new,
-            events: &events,
+            messages: &messages,
+            events: &events_written,
             usage: usage.as_ref(),
             status,
         };
         let result = store.write(&write);
+        drop((messages, events_written));
         let mut state = self.state();
         match result {
             Ok(()) => {
                 state.stored.truncate(at);
                 state.stored_turns.truncate(at);
-                for message in new {
-                    state.stored_turns.push(message.turn);
-                    state.stored.push(message.message);
+                for (turn, message) in new {
+                    state.stored_turns.push(turn);
+                    state.stored.push(message);
                 }
                 if let Some(synced) = synced {
                     state.synced = synced;
@@ -505,7 +567,7 @@ impl Recorder {
             Err(err) => {
                 // Put back in front of what arrived meanwhile.
                 let mut events = events;
-                events.append(&mut state.events);
+                events.append(&state.events);
                 state.events = events;
                 if let Some(mut usage) = usage {
                     usage.accumulate(&state.usage);
@@ -523,8 +585,7 @@ impl Recorder {
 
 impl HookHandler for Recorder {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
-        let timestamp = event.data.get("timestamp").and_then(|t| t.as_str()).unwrap_or_default().to_owned();
-        let record = NewEvent { name: event.name.clone(), timestamp, data: event.data_json().to_owned() };
+        let timestamp = event.data.get("timestamp").and_then(|t| t.as_str()).unwrap_or_default();
         {
             let mut state = self.state();
             if event.name == amplifier_kernel::events::PROVIDER_RESPONSE {
@@ -535,7 +596,7 @@ impl HookHandler for Recorder {
                     state.has_usage = true;
                 }
             }
-            state.events.push(record);
+            state.events.push(NewEvent { name: &event.name, timestamp, data: event.data_json() });
             if state.events.len() == BATCH {
                 self.full.notify_one();
             }
@@ -554,11 +615,11 @@ impl HookHandler for Recorder {
 /// messages that survived keeping their turn, new ones before the last
 /// survivor taking their predecessor's turn (0 at the start), new ones
 /// after it taking the current turn.
-fn diff(stored: &[Message], stored_turns: &[u32], current: &[Message], turn: u32) -> (usize, Vec<NewMessage>) {
+fn diff(stored: &[Shared], stored_turns: &[u32], current: &[Shared], turn: u32) -> (usize, Vec<(u32, Shared)>) {
     let common = stored.iter().zip(current).take_while(|(a, b)| a == b).count();
     let tail = &current[common..];
     if common == stored.len() {
-        return (common, tail.iter().map(|m| NewMessage { turn, message: m.clone() }).collect());
+        return (common, tail.iter().map(|m| (turn, m.clone())).collect());
     }
     let (old, old_turns) = (&stored[common..], &stored_turns[common..]);
     let mut kept: Vec<Option<u32>> = vec![None; tail.len()];
@@ -579,7 +640,7 @@ fn diff(stored: &[Message], stored_turns: &[u32], current: &[Message], turn: u32
             None => turn,
         };
         previous = message_turn;
-        out.push(NewMessage { turn: message_turn, message: message.clone() });
+        out.push((message_turn, message.clone()));
     }
     (common, out)
 }
@@ -588,14 +649,34 @@ fn diff(stored: &[Message], stored_turns: &[u32], current: &[Message], turn: u32
 mod tests {
     use super::*;
 
-    fn texts(messages: &[NewMessage]) -> Vec<(u32, String)> {
-        messages.iter().map(|m| (m.turn, m.message.content.text())).collect()
+    fn texts(messages: &[(u32, Shared)]) -> Vec<(u32, String)> {
+        messages.iter().map(|(turn, m)| (*turn, m.content.text())).collect()
+    }
+
+    fn shared<const N: usize>(messages: [Message; N]) -> [Shared; N] {
+        messages.map(Arc::new)
+    }
+
+    #[test]
+    fn a_batch_gives_back_each_event_as_pushed_and_in_order() {
+        let event = |name, timestamp, data| NewEvent { name, timestamp, data };
+        let (first, second, third) =
+            (event("a:b", "t1", r#"{"x":1}"#), event("", "", "{}"), event("tool:post", "t3", r#"{"é":"ü"}"#));
+        let mut batch = EventBatch::default();
+        batch.push(first);
+        batch.push(second);
+        let mut later = EventBatch::default();
+        later.push(third);
+        batch.append(&later);
+        assert_eq!(batch.len(), 3);
+        assert_eq!(batch.iter().collect::<Vec<_>>(), [first, second, third]);
+        assert!(EventBatch::default().is_empty() && !batch.is_empty());
     }
 
     #[test]
     fn new_messages_are_appended_with_the_current_turn() {
-        let stored = [Message::user("a")];
-        let current = [Message::user("a"), Message::user("b")];
+        let stored = shared([Message::user("a")]);
+        let current = shared([Message::user("a"), Message::user("b")]);
         let (at, new) = diff(&stored, &[1], &current, 2);
         assert_eq!((at, texts(&new)), (1, vec![(2, "b".to_owned())]));
         let (at, new) = diff(&stored, &[1], &stored, 2);
@@ -604,14 +685,14 @@ mod tests {
 
     #[test]
     fn a_changed_history_is_rewritten_from_the_first_difference_keeping_turns() {
-        let stored = [Message::system("memory v1"), Message::user("q1"), Message::user("a1")];
-        let current = [
+        let stored = shared([Message::system("memory v1"), Message::user("q1"), Message::user("a1")]);
+        let current = shared([
             Message::system("memory v2"),
             Message::user("q1"),
             Message::user("repair"),
             Message::user("a1"),
             Message::user("q2"),
-        ];
+        ]);
         let (at, new) = diff(&stored, &[0, 1, 1], &current, 2);
         assert_eq!(at, 0);
         assert_eq!(

@@ -253,7 +253,8 @@ async fn a_turn_runs_on_while_a_save_waits_for_the_store() {
 
 /// A long turn's WAL is folded into the database between the background
 /// saves, not all at once when the process exits: after the turn, the WAL
-/// holds well under half of what the turn wrote.
+/// file (started over after each fold) is well under half of what the turn
+/// wrote.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_long_turns_wal_is_folded_as_it_goes() {
     const CALLS: usize = 1000;

@@ -25,6 +25,20 @@ pub enum Role {
     Tool,
 }
 
+impl Role {
+    /// The role as the wire spells it (serde's name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::Developer => "developer",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Function => "function",
+            Role::Tool => "tool",
+        }
+    }
+}
+
 /// Visibility of a content block to the people and programs around the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -868,6 +882,13 @@ mod tests {
         let json = serde_json::to_string(&written).unwrap();
         assert_eq!(json, r#"[{"role":"user","content":"a"},{"role":"user","content":"b"}]"#);
         assert_eq!(serde_json::from_str::<Messages>(&json).unwrap(), written.clone().into_vec());
+    }
+
+    #[test]
+    fn a_roles_name_is_the_one_serde_writes() {
+        for role in [Role::System, Role::Developer, Role::User, Role::Assistant, Role::Function, Role::Tool] {
+            assert_eq!(json!(role.as_str()), serde_json::to_value(role).unwrap());
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! a user message, so a turn's tool calls and results stay with it.
 
 use crate::sql::{args, Dialect, Sql};
-use crate::{now_ms, role_str, Result, Store, StoreError};
+use crate::{now_ms, Result, Store, StoreError};
 use amplifier_protocol::models::{Message, Role};
 
 /// Whose history: the front end's user and conversation, and the agent.
@@ -79,7 +79,7 @@ impl Store {
                 sql.execute(
                     "INSERT INTO agent_messages (user_id, conversation_id, agent_id, stored_ms, role, body)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    args![scope.user_id, scope.conversation_id, scope.agent_id, now, &role_str(message.role), &body],
+                    args![scope.user_id, scope.conversation_id, scope.agent_id, now, message.role.as_str(), &body],
                 )?;
                 history.push(message.clone());
             }

@@ -168,19 +168,22 @@ pub struct StoredMessage {
     pub message: Message,
 }
 
-/// A message to store, with the turn it belongs to.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewMessage {
+/// A message to store, with the turn it belongs to. Borrowed: the writer
+/// keeps its messages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewMessage<'a> {
     pub turn: u32,
-    pub message: Message,
+    pub message: &'a Message,
 }
 
-/// An event to store: its name, the kernel's timestamp and its data as a JSON object's text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewEvent {
-    pub name: String,
-    pub timestamp: String,
-    pub data: String,
+/// An event to store: its name, the kernel's timestamp and its data as a
+/// JSON object's text. Borrowed, so a recorder can keep a batch of events
+/// in one buffer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewEvent<'a> {
+    pub name: &'a str,
+    pub timestamp: &'a str,
+    pub data: &'a str,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -202,8 +205,8 @@ pub struct TurnWrite<'a> {
     /// replaced. Equal to the stored count to append; smaller when the
     /// history changed (a repair, a context that rewrote it).
     pub messages_at: u64,
-    pub messages: &'a [NewMessage],
-    pub events: &'a [NewEvent],
+    pub messages: &'a [NewMessage<'a>],
+    pub events: &'a [NewEvent<'a>],
     /// Added to the session's totals.
     pub usage: Option<&'a Usage>,
     pub status: Option<RunStatus>,
@@ -451,10 +454,9 @@ impl Store {
         let bodies = write
             .messages
             .iter()
-            .map(|new| serde_json::to_string(&new.message).map_err(|err| StoreError::Invalid(err.to_string())))
+            .map(|new| serde_json::to_string(new.message).map_err(|err| StoreError::Invalid(err.to_string())))
             .collect::<Result<Vec<String>>>()?;
-        let roles: Vec<String> = write.messages.iter().map(|new| role_str(new.message.role)).collect();
-        let title = write.messages.iter().find(|m| m.message.role == Role::User).map(|m| title_of(&m.message));
+        let title = write.messages.iter().find(|m| m.message.role == Role::User).map(|m| title_of(m.message));
         self.transact(|sql| {
             let now = now_ms();
             let row = sql.query_row(select, args![write.session_id])?;
@@ -500,10 +502,14 @@ impl Store {
                 .messages
                 .iter()
                 .zip(&bodies)
-                .zip(&roles)
                 .enumerate()
-                .flat_map(|(offset, ((new, body), role))| {
-                    [(write.messages_at + offset as u64).into(), new.turn.into(), role.into(), body.into()]
+                .flat_map(|(offset, (new, body))| {
+                    [
+                        (write.messages_at + offset as u64).into(),
+                        new.turn.into(),
+                        new.message.role.as_str().into(),
+                        body.into(),
+                    ]
                 })
                 .collect();
             INSERT_MESSAGES.run(sql, args![write.session_id], &rows)?;
@@ -516,7 +522,7 @@ impl Store {
             let rows: Vec<Arg<'_>> = write
                 .events
                 .iter()
-                .flat_map(|event| [(&event.name).into(), (&event.timestamp).into(), (&event.data).into()])
+                .flat_map(|event| [event.name.into(), event.timestamp.into(), event.data.into()])
                 .collect();
             INSERT_EVENTS.run(sql, args![write.session_id, write.turn, now], &rows)?;
             if !write.events.is_empty() {
@@ -856,10 +862,6 @@ fn parse_status(text: &str) -> RunStatus {
         "cancelled" => RunStatus::Cancelled,
         _ => RunStatus::Running,
     }
-}
-
-fn role_str(role: Role) -> String {
-    serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
 fn title_of(message: &Message) -> String {

@@ -78,15 +78,22 @@ fn new_session(id: &str, dir: &str) -> NewSession {
     }
 }
 
-fn event(name: &str, data: serde_json::Value) -> NewEvent {
-    NewEvent { name: name.to_owned(), timestamp: "2025-01-01T00:00:00Z".to_owned(), data: data.to_string() }
+// `NewEvent` and `NewMessage` borrow what they store. The tests' rows are
+// leaked, a few KB for the life of a test process, so that each stays one
+// expression where it is written.
+fn leak<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
 }
 
-fn messages(turn: u32, texts: &[&str]) -> Vec<NewMessage> {
-    texts.iter().map(|t| NewMessage { turn, message: Message::user(*t) }).collect()
+fn event(name: &str, data: serde_json::Value) -> NewEvent<'static> {
+    NewEvent { name: leak(name.to_owned()), timestamp: "2025-01-01T00:00:00Z", data: leak(data.to_string()) }
 }
 
-fn write(store: &mut Store, id: &str, turn: u32, at: u64, msgs: &[NewMessage], events: &[NewEvent]) {
+fn messages(turn: u32, texts: &[&str]) -> Vec<NewMessage<'static>> {
+    texts.iter().map(|t| NewMessage { turn, message: leak(Message::user(*t)) }).collect()
+}
+
+fn write(store: &mut Store, id: &str, turn: u32, at: u64, msgs: &[NewMessage<'_>], events: &[NewEvent<'_>]) {
     store
         .write(&TurnWrite { session_id: id, turn, messages_at: at, messages: msgs, events, usage: None, status: None })
         .unwrap();
@@ -105,10 +112,8 @@ fn a_turn_is_stored_with_its_messages_events_usage_and_status(backing) {
         cost_usd: Some("0.5".into()),
         ..Usage::default()
     };
-    let msgs = vec![
-        NewMessage { turn: 1, message: Message::user("What is   the\nanswer?") },
-        NewMessage { turn: 1, message: Message::new(Role::Assistant, "42") },
-    ];
+    let (question, answer) = (Message::user("What is   the\nanswer?"), Message::new(Role::Assistant, "42"));
+    let msgs = [NewMessage { turn: 1, message: &question }, NewMessage { turn: 1, message: &answer }];
     let events = [event("prompt:submit", json!({"prompt": "x"})), event("provider:response", json!({"usage": {}}))];
     for _ in 0..2 {
         let at = store.session("s1").unwrap().unwrap().message_count;
@@ -392,7 +397,7 @@ fn unknown_keys_of_a_message_and_its_blocks_survive_the_store(backing) {
         "provider_message_id": "msg_1",
     }))
     .unwrap();
-    write(&mut store, "s1", 1, 0, &[NewMessage { turn: 1, message: message.clone() }], &[]);
+    write(&mut store, "s1", 1, 0, &[NewMessage { turn: 1, message: &message }], &[]);
     drop(store);
     let stored = backing.open().messages("s1").unwrap();
     assert_eq!(stored[0].message, message);
@@ -612,8 +617,8 @@ fn lock_holder() {
 
 fn write_many(store: &mut Store, session: &str, writes: usize, per_write: usize) {
     for i in 0..writes {
-        let msgs: Vec<NewMessage> =
-            (0..per_write).map(|j| NewMessage { turn: 1, message: Message::user(format!("{i}-{j}")) }).collect();
+        let texts: Vec<String> = (0..per_write).map(|j| format!("{i}-{j}")).collect();
+        let msgs = messages(1, &texts.iter().map(String::as_str).collect::<Vec<_>>());
         let events: Vec<NewEvent> = (0..per_write).map(|j| event("e", json!({"i": i, "j": j}))).collect();
         // Two writers of one session would race on message positions (the
         // CLI's session lock prevents that); the shared session gets events only.
