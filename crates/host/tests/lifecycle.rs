@@ -24,13 +24,34 @@ impl Fixture {
     /// A plan of built-in modules whose provider answers in turn "one",
     /// "two", "three", logging each request it gets.
     fn write_plan(&self, extra: &str) {
-        let log = self.dir.path().join("requests.jsonl");
+        let log = self.requests_log();
         let plan = format!(
             "session: {{orchestrator: loop-basic, context: context-simple}}\n\
              providers:\n  - module: provider-scripted\n    config: {{requests_log: \"{}\", script: [{{text: one}}, {{text: two}}, {{text: three}}]}}\n{extra}",
             log.display()
         );
         std::fs::write(self.plan(), plan).unwrap();
+    }
+
+    /// A plan whose provider asks for `calls` calls of tool-echo, one after
+    /// another, then answers "done"; with `log`, it logs each request it
+    /// gets (the whole history each time, so not for a long loop).
+    fn write_tool_loop(&self, calls: usize, log: bool) {
+        let log = match log {
+            true => format!("      requests_log: \"{}\"\n", self.requests_log().display()),
+            false => String::new(),
+        };
+        let plan = format!(
+            "session: {{orchestrator: loop-basic, context: context-simple}}\n\
+             providers:\n  - module: provider-scripted\n    config:\n{log}      script:\n        \
+             - {{tool_calls: [{{name: echo, arguments: {{text: x}}}}], repeat: {calls}}}\n        - {{text: done}}\n\
+             tools: [{{module: tool-echo}}]\n"
+        );
+        std::fs::write(self.plan(), plan).unwrap();
+    }
+
+    fn requests_log(&self) -> PathBuf {
+        self.dir.path().join("requests.jsonl")
     }
 
     fn plan(&self) -> PathBuf {
@@ -48,7 +69,7 @@ impl Fixture {
 
     /// How many messages each request the provider got held.
     fn request_sizes(&self) -> Vec<usize> {
-        let log = std::fs::read_to_string(self.dir.path().join("requests.jsonl")).unwrap_or_default();
+        let log = std::fs::read_to_string(self.requests_log()).unwrap_or_default();
         log.lines()
             .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["messages"].as_array().unwrap().len())
             .collect()
@@ -214,15 +235,8 @@ async fn the_services_store_opens_on_first_use_and_a_store_that_cannot_open_is_r
 async fn a_turn_runs_on_while_a_save_waits_for_the_store() {
     const CALLS: usize = 200;
     let fixture = Fixture::new("");
-    let log = fixture.dir.path().join("requests.jsonl");
-    let script = format!(
-        "session: {{orchestrator: loop-basic, context: context-simple}}\n\
-         providers:\n  - module: provider-scripted\n    config:\n      requests_log: \"{}\"\n      script:\n        \
-         - {{tool_calls: [{{name: echo, arguments: {{text: x}}}}], repeat: {CALLS}}}\n        - {{text: done}}\n\
-         tools: [{{module: tool-echo}}]\n",
-        log.display()
-    );
-    std::fs::write(fixture.plan(), script).unwrap();
+    fixture.write_tool_loop(CALLS, true);
+    let log = fixture.requests_log();
     let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
     let mut hosted = host.session().record(None).open().unwrap();
     hosted.start().await.unwrap();
@@ -259,13 +273,7 @@ async fn a_turn_runs_on_while_a_save_waits_for_the_store() {
 async fn a_long_turns_wal_is_folded_as_it_goes() {
     const CALLS: usize = 1000;
     let fixture = Fixture::new("");
-    let script = format!(
-        "session: {{orchestrator: loop-basic, context: context-simple}}\n\
-         providers:\n  - module: provider-scripted\n    config:\n      script:\n        \
-         - {{tool_calls: [{{name: echo, arguments: {{text: x}}}}], repeat: {CALLS}}}\n        - {{text: done}}\n\
-         tools: [{{module: tool-echo}}]\n"
-    );
-    std::fs::write(fixture.plan(), script).unwrap();
+    fixture.write_tool_loop(CALLS, false);
     let host = Host::open(&fixture.plan(), fixture.options()).unwrap();
     let mut hosted = host.session().record(None).open().unwrap();
     hosted.start().await.unwrap();
