@@ -195,12 +195,8 @@ async fn a_sessions_run_states_are_what_the_host_reads_back() {
     hosted.finish(true).await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn the_services_store_opens_on_first_use_and_a_store_that_cannot_open_is_reported_once() {
-    let fixture = Fixture::new("");
-    // A store that cannot be opened: its directory would sit under a file.
-    let blocker = fixture.dir.path().join("not-a-dir");
-    std::fs::write(&blocker, "").unwrap();
+/// Notices that collect the warnings the host gives the user.
+fn warnings() -> (Arc<Mutex<Vec<String>>>, Notices) {
     let said = Arc::new(Mutex::new(Vec::new()));
     let notices: Notices = Arc::new({
         let said = said.clone();
@@ -210,6 +206,16 @@ async fn the_services_store_opens_on_first_use_and_a_store_that_cannot_open_is_r
             }
         }
     });
+    (said, notices)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_services_store_opens_on_first_use_and_a_store_that_cannot_open_is_reported_once() {
+    let fixture = Fixture::new("");
+    // A store that cannot be opened: its directory would sit under a file.
+    let blocker = fixture.dir.path().join("not-a-dir");
+    std::fs::write(&blocker, "").unwrap();
+    let (said, notices) = warnings();
     let store = StoreConfig { dir: blocker.join("state"), ..StoreConfig::default() };
     let host = Host::open(&fixture.plan(), HostOptions { store, notices, ..HostOptions::default() }).unwrap();
     let conversation = Conversation { user: Some("u".into()), id: Some("thread-1".into()) };
@@ -263,6 +269,44 @@ async fn a_turn_runs_on_while_a_save_waits_for_the_store() {
     assert_eq!(stored.message_count as usize, 2 + 2 * CALLS, "the prompt, each call and its result, the reply");
     let requests_stored = fixture.store().events(&id).unwrap().iter().filter(|e| e.name == "provider:request").count();
     assert_eq!(requests_stored, CALLS + 1);
+}
+
+/// A save that fails keeps what it was to write: the events go back in
+/// front of those that came meanwhile, and the next save that succeeds
+/// writes them all, in order, with the whole history. Here every save of
+/// the turn fails (a trigger refuses events), the user is told once, and
+/// the session's final save, after the trigger is gone, stores it all.
+#[tokio::test(flavor = "multi_thread")]
+async fn events_of_failed_saves_are_kept_and_written_in_order_by_the_next() {
+    const CALLS: usize = 600;
+    let fixture = Fixture::new("");
+    fixture.write_tool_loop(CALLS, false);
+    let (said, notices) = warnings();
+    let host = Host::open(&fixture.plan(), HostOptions { notices, ..fixture.options() }).unwrap();
+    let mut hosted = host.session().record(None).open().unwrap();
+    hosted.start().await.unwrap();
+    let id = hosted.session_id().to_owned();
+
+    let db = rusqlite::Connection::open(fixture.dir.path().join("state/sessions.db")).unwrap();
+    db.execute_batch("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        .unwrap();
+    assert_eq!(hosted.turn("go").await.unwrap(), "done");
+    assert_eq!(fixture.store().events(&id).unwrap().len(), 0, "every save of the turn failed");
+    db.execute_batch("DROP TRIGGER refuse").unwrap();
+    hosted.finish(true).await;
+
+    let said = said.lock().unwrap().clone();
+    assert_eq!(said.len(), 1, "told once: {said:?}");
+    assert!(said[0].contains("refused"), "{said:?}");
+    let events = fixture.store().events(&id).unwrap();
+    let iterations: Vec<u64> = events
+        .iter()
+        .filter(|e| e.name == "provider:request")
+        .map(|e| e.data["iteration"].as_u64().expect("a provider:request's iteration"))
+        .collect();
+    let expected: Vec<u64> = (1..=CALLS as u64 + 1).collect();
+    assert_eq!(iterations, expected, "each provider request kept, in the order they happened");
+    assert_eq!(fixture.store().resolve(&id).unwrap().message_count as usize, 2 + 2 * CALLS);
 }
 
 /// A long turn's WAL is folded into the database between the background
