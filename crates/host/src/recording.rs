@@ -537,20 +537,20 @@ impl Recorder {
             let synced = messages.then_some(state.current.len());
             (state.turn, at, new, std::mem::take(&mut state.events), usage, synced)
         };
-        let messages: Vec<NewMessage<'_>> =
-            new.iter().map(|(turn, message)| NewMessage { turn: *turn, message }).collect();
-        let events_written: Vec<NewEvent<'_>> = events.iter().collect();
-        let write = TurnWrite {
-            session_id: &self.session_id,
-            turn,
-            messages_at: at as u64,
-            messages: &messages,
-            events: &events_written,
-            usage: usage.as_ref(),
-            status,
+        let result = {
+            let messages: Vec<NewMessage<'_>> =
+                new.iter().map(|(turn, message)| NewMessage { turn: *turn, message }).collect();
+            let events: Vec<NewEvent<'_>> = events.iter().collect();
+            store.write(&TurnWrite {
+                session_id: &self.session_id,
+                turn,
+                messages_at: at as u64,
+                messages: &messages,
+                events: &events,
+                usage: usage.as_ref(),
+                status,
+            })
         };
-        let result = store.write(&write);
-        drop((messages, events_written));
         let mut state = self.state();
         match result {
             Ok(()) => {

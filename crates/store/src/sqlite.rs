@@ -101,11 +101,16 @@ const FOLD_WHILE_WRITING: c_int = 1000;
 /// How long a statement waits for another connection's lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A closing connection folds the WAL in once it holds this many pages.
-const FOLD_ON_CLOSE: c_int = 100;
+/// A WAL this many pages long is folded in: by a closing connection, which
+/// also truncates it, and by the session recorder between its saves.
+const LONG_WAL: c_int = 100;
 
 /// How many pages the WAL held after this process's last commit.
 static WAL_PAGES: AtomicI32 = AtomicI32::new(0);
+
+fn wal_is_long() -> bool {
+    WAL_PAGES.load(Ordering::Relaxed) >= LONG_WAL
+}
 
 /// After every commit: SQLite's automatic fold (a WAL hook replaces it), and
 /// the WAL's length for `Drop`.
@@ -188,15 +193,15 @@ impl Sqlite {
         self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| Ok(row.get::<_, i64>(0)? == 0))
     }
 
-    /// Folds in and truncates a WAL of [`FOLD_ON_CLOSE`] pages or more.
+    /// Folds in and truncates a WAL of [`LONG_WAL`] pages or more.
     /// Without waiting: while another connection reads or writes, the WAL is
     /// left for a later try.
-    fn fold_long_wal(&self) {
-        if WAL_PAGES.load(Ordering::Relaxed) < FOLD_ON_CLOSE {
+    fn truncate_long_wal(&self) {
+        if !wal_is_long() {
             return;
         }
         // Truncated, not just folded: the next process's rebuild reads every
-        // frame in the file, folded or not.
+        // frame of the WAL's last pass, folded or not.
         let folded = self.conn.busy_timeout(Duration::ZERO).and_then(|()| self.truncate_wal());
         if folded == Ok(true) {
             WAL_PAGES.store(0, Ordering::Relaxed);
@@ -207,7 +212,7 @@ impl Sqlite {
 
 impl Drop for Sqlite {
     fn drop(&mut self) {
-        self.fold_long_wal();
+        self.truncate_long_wal();
     }
 }
 
@@ -241,9 +246,9 @@ impl Backend for Sqlite {
     /// ext4 freeing and allocating its blocks at every fold (truncating
     /// cost a 1,000-call run 4 ms). A later process's rebuild stops at the
     /// first frame of the previous pass, and the exit's fold (`Drop`) still
-    /// truncates a WAL of [`FOLD_ON_CLOSE`] pages.
+    /// truncates a WAL of [`LONG_WAL`] pages.
     fn tidy(&self) {
-        if WAL_PAGES.load(Ordering::Relaxed) >= FOLD_ON_CLOSE {
+        if wal_is_long() {
             // PASSIVE never waits: a fold another connection's reader holds
             // up is finished by a later one.
             let _ = self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
