@@ -89,6 +89,28 @@ fn json_output_reports_status_response_session_and_usage() {
     assert_eq!(doc["usage"]["total_tokens"], 8);
 }
 
+/// The store opens beside the mounting of the modules: one that cannot
+/// open leaves the session unrecorded, says why, and the turn still runs.
+#[test]
+fn a_store_that_cannot_open_leaves_the_session_unsaved_and_the_turn_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&scripted(r#"[{text: "done"}]"#), "", "  []")).unwrap();
+    // A file where the state directory should be.
+    let state = dir.path().join("state");
+    std::fs::write(&state, "not a directory").unwrap();
+    let output = amplifier(dir.path())
+        .args(["run", "--plan", "plan.yaml", "hi"])
+        .env("AMPLIFIER_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "stderr:\n{}", stderr(&output));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "done");
+    let log = stderr(&output);
+    let warnings: Vec<&str> = log.lines().filter(|line| line.contains("will not be saved")).collect();
+    assert_eq!(warnings.len(), 1, "told once:\n{log}");
+    assert!(warnings[0].contains(&*state.to_string_lossy()), "names the store: {}", warnings[0]);
+}
+
 #[test]
 fn debug_logging_times_each_phase_of_the_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -110,8 +132,8 @@ fn debug_logging_times_each_phase_of_the_run() {
         names,
         [
             "plan parsed, loader ready",
-            "session opened (store and lock)",
-            "modules mounted",
+            "session opened (its store opening beside)",
+            "modules mounted, store open",
             "turn run",
             "turn written",
             "modules cleaned up",

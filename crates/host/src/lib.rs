@@ -14,9 +14,11 @@
 //!  │        │         └ cancellation reset, prompt run, turn saved
 //!  │        └ modules mounted, --locked enforced (or the lock written),
 //!  │          load failures refused unless partial loads are allowed,
-//!  │          a resumed session's history restored (repaired)
+//!  │          the store open (or the session left unrecorded), a resumed
+//!  │          session's history restored (repaired)
 //!  └ kernel session created; recorder, sub-agent recorders, per-agent
-//!    histories, approval system and observers attached
+//!    histories, approval system and observers attached; a new session's
+//!    store opening on a thread beside the mounting
 //! ```
 //!
 //! The host never touches the terminal: what a person should see comes out
@@ -350,22 +352,14 @@ impl SessionBuilder {
         let coordinator = session.coordinator();
         let recording = match self.record {
             Record::Not => None,
-            Record::New { name } => {
-                match Recording::create(
-                    &inner.options.store,
-                    coordinator,
-                    &inner.plan_path,
-                    name.as_deref(),
-                    None,
-                    notices,
-                ) {
-                    Ok(recording) => Some(recording),
-                    Err(message) => {
-                        notices(Notice::Warning(format!("this session will not be saved: {message}")));
-                        None
-                    }
-                }
-            }
+            Record::New { name } => Some(Recording::create(
+                &inner.options.store,
+                coordinator,
+                &inner.plan_path,
+                name.as_deref(),
+                None,
+                notices,
+            )),
             Record::Resume { store, session, lock } => {
                 let recording = Recording::resume(coordinator, *store, &session, lock, notices.clone())
                     .map_err(HostError::Restore)?;
@@ -384,7 +378,7 @@ impl SessionBuilder {
             let spill = spill::Spill::new(&inner.options.store.dir, coordinator.session_id(), max);
             coordinator.set_result_spill(Arc::new(spill));
         }
-        timings::phase("session opened (store and lock)");
+        timings::phase("session opened (its store opening beside)");
         Ok(HostedSession {
             host: host.clone(),
             session,
@@ -444,11 +438,16 @@ impl HostedSession {
         if !self.loaded {
             return Err(HostError::LoadFailed(report));
         }
+        // The store opened beside the mounting; a session it cannot record
+        // still runs (the user was told why).
+        if self.recording.as_ref().is_some_and(|recording| !recording.opened()) {
+            self.recording = None;
+        }
         if let Some(recording) = &self.recording {
             recording.restore(self.session.coordinator()).await.map_err(HostError::Restore)?;
         }
         self.started = true;
-        timings::phase("modules mounted");
+        timings::phase("modules mounted, store open");
         Ok(report)
     }
 

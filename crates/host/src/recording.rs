@@ -122,16 +122,19 @@ pub fn plan_hash(path: &Path) -> std::io::Result<String> {
     Ok(amplifier_loader::lockfile::sha256_hex(&std::fs::read(path)?))
 }
 
-/// A session being recorded: its lock, its recorder, and (on resume) the
-/// history to restore.
+/// A session being recorded: its recorder, and (on resume) the history to
+/// restore. The recorder holds the session's lock.
 pub(crate) struct Recording {
     recorder: Arc<Recorder>,
     restore: Option<Vec<Message>>,
-    _lock: SessionLock,
 }
 
 impl Recording {
-    /// Records a new session (`agent`: a sub-agent's name).
+    /// Records a new session (`agent`: a sub-agent's name). The store opens
+    /// on a thread of its own, beside the mounting of the modules: opening
+    /// it, taking the lock and writing the session's row took a millisecond
+    /// of every `amplifier run`'s start. Events wait for it in the recorder;
+    /// [`Recording::opened`] says whether it opened.
     pub(crate) fn create(
         config: &StoreConfig,
         coordinator: &Arc<Coordinator>,
@@ -139,24 +142,46 @@ impl Recording {
         name: Option<&str>,
         agent: Option<&str>,
         notices: &Notices,
-    ) -> Result<Recording, RecordingError> {
-        let mut store = config.open()?;
-        let id = coordinator.session_id().to_owned();
-        let lock = store.lock_session(&id)?;
-        let plan_path = plan.canonicalize().unwrap_or_else(|_| plan.to_owned());
+    ) -> Recording {
+        let config = config.clone();
         let new = NewSession {
-            id: id.clone(),
+            id: coordinator.session_id().to_owned(),
             parent_id: coordinator.parent_id().map(str::to_owned),
             agent: agent.map(str::to_owned),
             name: name.map(str::to_owned),
-            plan_path: Some(plan_path.display().to_string()),
-            plan_hash: plan_hash(&plan_path).ok(),
-            working_dir: working_dir(),
+            plan_path: None,
+            plan_hash: None,
+            working_dir: String::new(),
         };
-        store.create_session(&new)?;
-        let turn = store.begin_turn(&id)?;
-        let recorder = Recorder::attach(coordinator, store, turn, Vec::new(), notices.clone());
-        Ok(Recording { recorder, restore: None, _lock: lock })
+        let plan = plan.to_owned();
+        let opening = std::thread::Builder::new().name("amplifier-store-open".to_owned()).spawn(move || {
+            let mut new = new;
+            let mut store = config.open()?;
+            let lock = store.lock_session(&new.id)?;
+            let plan_path = plan.canonicalize().unwrap_or(plan);
+            new.plan_hash = plan_hash(&plan_path).ok();
+            new.plan_path = Some(plan_path.display().to_string());
+            new.working_dir = working_dir();
+            store.create_session(&new)?;
+            let turn = store.begin_turn(&new.id)?;
+            Ok(Opened { store, turn, _lock: lock })
+        });
+        let slot = match opening {
+            Ok(thread) => Slot::Opening(thread),
+            Err(err) => {
+                let id = coordinator.session_id();
+                notices(Notice::Warning(format!("session {id} will not be saved: cannot start a thread: {err}")));
+                Slot::Failed
+            }
+        };
+        let recorder = Recorder::attach(coordinator, slot, Vec::new(), notices.clone());
+        Recording { recorder, restore: None }
+    }
+
+    /// Waits for the store to open: `false` (the user told why) when it did
+    /// not, and the session is not recorded.
+    pub(crate) fn opened(&self) -> bool {
+        self.recorder.with_store(|_| ()).is_some()
     }
 
     /// Records the next turn of a stored session: the caller holds its
@@ -172,8 +197,8 @@ impl Recording {
         let turn = store.begin_turn(&record.id)?;
         let history: Vec<Message> = stored.iter().map(|m| m.message.clone()).collect();
         let stored = stored.into_iter().map(|m| (m.turn, Arc::new(m.message))).collect();
-        let recorder = Recorder::attach(coordinator, store, turn, stored, notices);
-        Ok(Recording { recorder, restore: Some(history), _lock: lock })
+        let recorder = Recorder::attach(coordinator, Slot::Open(Opened { store, turn, _lock: lock }), stored, notices);
+        Ok(Recording { recorder, restore: Some(history) })
     }
 
     /// On resume: repairs the stored history (a tool call without a result
@@ -234,10 +259,12 @@ impl Recording {
     /// starts with the recording).
     pub(crate) fn begin_turn(&self) {
         let recorder = &self.recorder;
-        let turn = recorder.store.lock().unwrap_or_else(PoisonError::into_inner).begin_turn(&recorder.session_id);
-        match turn {
-            Ok(turn) => recorder.state().turn = turn,
-            Err(err) => recorder.notify_user(format!("cannot start turn in session {}: {err}", recorder.session_id)),
+        match recorder.with_store(|store| store.begin_turn(&recorder.session_id)) {
+            Some(Ok(turn)) => recorder.state().turn = turn,
+            Some(Err(err)) => {
+                recorder.notify_user(format!("cannot start turn in session {}: {err}", recorder.session_id))
+            }
+            None => {}
         }
     }
 }
@@ -262,18 +289,11 @@ impl SessionObserver for SubAgents {
             return;
         }
         let agent = amplifier_kernel::spawn::agent_of_child(coordinator.session_id());
-        match Recording::create(&self.config, coordinator, &self.plan, None, agent.or(Some("agent")), &self.notices) {
-            Ok(recording) => {
-                let end =
-                    SubAgentEnd { recording: Mutex::new(Some(recording)), coordinator: Arc::downgrade(coordinator) };
-                // After the recorder, so the final write holds `session:end` too.
-                coordinator.hooks().register(events::SESSION_END, Arc::new(end), i32::MAX, "host-sub-agent-store");
-            }
-            Err(err) => (self.notices)(Notice::Warning(format!(
-                "sub-agent session {} will not be saved: {err}",
-                coordinator.session_id()
-            ))),
-        }
+        let recording =
+            Recording::create(&self.config, coordinator, &self.plan, None, agent.or(Some("agent")), &self.notices);
+        let end = SubAgentEnd { recording: Mutex::new(Some(recording)), coordinator: Arc::downgrade(coordinator) };
+        // After the recorder, so the final write holds `session:end` too.
+        coordinator.hooks().register(events::SESSION_END, Arc::new(end), i32::MAX, "host-sub-agent-store");
     }
 }
 
@@ -373,9 +393,27 @@ impl EventBatch {
     }
 }
 
+/// The store a recorder writes, once it is open.
+struct Opened {
+    store: Store,
+    /// The turn `begin_turn` started.
+    turn: u32,
+    _lock: SessionLock,
+}
+
+enum Slot {
+    /// The thread opening a new session's store.
+    Opening(std::thread::JoinHandle<Result<Opened, RecordingError>>),
+    Open(Opened),
+    /// The store did not open.
+    Failed,
+}
+
 struct Recorder {
     session_id: String,
-    store: Mutex<Store>,
+    store: Mutex<Slot>,
+    /// The store did not open: events are no longer kept.
+    off: AtomicBool,
     coordinator: Weak<Coordinator>,
     me: Weak<Recorder>,
     state: Mutex<State>,
@@ -393,15 +431,20 @@ struct Recorder {
 impl Recorder {
     fn attach(
         coordinator: &Arc<Coordinator>,
-        store: Store,
-        turn: u32,
+        slot: Slot,
         stored: Vec<(u32, Shared)>,
         notices: Notices,
     ) -> Arc<Recorder> {
         let (stored_turns, stored) = stored.into_iter().unzip();
+        let turn = match &slot {
+            Slot::Open(opened) => opened.turn,
+            Slot::Opening(_) | Slot::Failed => 0,
+        };
+        let off = matches!(slot, Slot::Failed);
         let recorder = Arc::new_cyclic(|me| Recorder {
             session_id: coordinator.session_id().to_owned(),
-            store: Mutex::new(store),
+            store: Mutex::new(slot),
+            off: AtomicBool::new(off),
             coordinator: Arc::downgrade(coordinator),
             me: me.clone(),
             state: Mutex::new(State {
@@ -426,6 +469,38 @@ impl Recorder {
         });
         coordinator.hooks().register("*", recorder.clone(), RECORDER_PRIORITY, "host-session-store");
         recorder
+    }
+
+    /// Runs `work` on the store, first waiting for it to open; `None`
+    /// when it did not (the user is told once). The store's lock is held
+    /// throughout, which serialises saves.
+    fn with_store<R>(&self, work: impl FnOnce(&mut Store) -> R) -> Option<R> {
+        let mut slot = self.store.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Slot::Opening(_) = &*slot {
+            let Slot::Opening(thread) = std::mem::replace(&mut *slot, Slot::Failed) else {
+                unreachable!("matched above")
+            };
+            *slot = match thread.join() {
+                Ok(Ok(opened)) => {
+                    self.state().turn = opened.turn;
+                    Slot::Open(opened)
+                }
+                Ok(Err(err)) => self.fail(err.to_string()),
+                Err(_) => self.fail("the thread opening the store panicked".to_owned()),
+            };
+        }
+        match &mut *slot {
+            Slot::Open(opened) => Some(work(&mut opened.store)),
+            Slot::Opening(_) | Slot::Failed => None,
+        }
+    }
+
+    /// Stops keeping events for a store that did not open, and says so.
+    fn fail(&self, why: String) -> Slot {
+        self.off.store(true, Ordering::SeqCst);
+        self.state().events = EventBatch::default();
+        self.notify_user(format!("session {} will not be saved: {why}", self.session_id));
+        Slot::Failed
     }
 
     fn notify_user(&self, warning: String) {
@@ -486,7 +561,7 @@ impl Recorder {
         match self.read_history(&coordinator).await {
             Ok(()) => {
                 self.save(true, None);
-                self.store.lock().unwrap_or_else(PoisonError::into_inner).tidy();
+                self.with_store(|store| store.tidy());
             }
             Err(err) => tracing::debug!(error = %err, "cannot read the history to save it"),
         }
@@ -518,7 +593,10 @@ impl Recorder {
     /// agent loop for every mid-turn save). Nothing is copied under it:
     /// messages are shared, and the events are one buffer, taken whole.
     fn save(&self, messages: bool, status: Option<RunStatus>) {
-        let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
+        self.with_store(|store| self.save_to(store, messages, status));
+    }
+
+    fn save_to(&self, store: &mut Store, messages: bool, status: Option<RunStatus>) {
         let (turn, at, new, events, usage, synced) = {
             let mut state = self.state();
             let state = &mut *state;
@@ -585,6 +663,9 @@ impl Recorder {
 
 impl HookHandler for Recorder {
     fn handle<'a>(&'a self, event: &'a HookEvent) -> BoxFuture<'a, ModuleResult<HookResult>> {
+        if self.off.load(Ordering::Relaxed) {
+            return Box::pin(async { Ok(HookResult::continue_()) });
+        }
         let timestamp = event.data.get("timestamp").and_then(|t| t.as_str()).unwrap_or_default();
         {
             let mut state = self.state();
