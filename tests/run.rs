@@ -135,7 +135,6 @@ fn debug_logging_times_each_phase_of_the_run() {
             "session opened (its store opening beside)",
             "modules mounted, store open",
             "turn run",
-            "turn written",
             "modules cleaned up",
             "session finished (last write)"
         ],

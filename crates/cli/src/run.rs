@@ -145,7 +145,7 @@ pub(crate) async fn run_session(
     format: OutputFormat,
 ) -> CliResult {
     let approval = Arc::new(crate::approval::TerminalApproval::new(Path::new(".")));
-    let mut hosted = builder.approval(approval).conversation(conversation.clone()).open()?;
+    let mut hosted = builder.one_turn().approval(approval).conversation(conversation.clone()).open()?;
     let (user, id) = conversation.resolve(hosted.session_id());
     crate::trace_bridge::attach(hosted.coordinator(), user, id);
     let front = output::attach(hosted.coordinator(), format);

@@ -205,6 +205,7 @@ impl Host {
             host: self.clone(),
             record: Record::Not,
             continues: false,
+            one_turn: false,
             approval: None,
             conversation: None,
             observers: Vec::new(),
@@ -284,6 +285,7 @@ pub struct SessionBuilder {
     record: Record,
     /// The first turn goes on from the restored history's last prompt.
     continues: bool,
+    one_turn: bool,
     approval: Option<Arc<dyn ApprovalSystem>>,
     conversation: Option<Conversation>,
     observers: Vec<Arc<dyn SessionObserver>>,
@@ -310,6 +312,15 @@ impl SessionBuilder {
     /// asking it a second time.
     pub fn continue_turn(mut self) -> Self {
         self.continues = true;
+        self
+    }
+
+    /// The session runs one turn (`amplifier run`): [`HostedSession::finish`]
+    /// writes it, with the final status, where a session that goes on has
+    /// each turn written as it ends and then a last write. Until then the
+    /// recorder's mid-turn saves keep the crash bound.
+    pub fn one_turn(mut self) -> Self {
+        self.one_turn = true;
         self
     }
 
@@ -387,6 +398,7 @@ impl SessionBuilder {
             started: false,
             turns: 0,
             continues: self.continues,
+            one_turn: self.one_turn,
         })
     }
 }
@@ -403,6 +415,8 @@ pub struct HostedSession {
     turns: u32,
     /// See [`SessionBuilder::continue_turn`].
     continues: bool,
+    /// See [`SessionBuilder::one_turn`].
+    one_turn: bool,
 }
 
 impl HostedSession {
@@ -468,6 +482,7 @@ impl HostedSession {
 
     pub async fn turn(&mut self, prompt: &str) -> Result<String, HostError> {
         assert!(self.started, "HostedSession::turn before a successful start");
+        assert!(!self.one_turn || self.turns == 0, "a second turn of a one-turn session");
         if self.turns > 0 {
             if let Some(recording) = &self.recording {
                 recording.begin_turn();
@@ -485,11 +500,11 @@ impl HostedSession {
             coordinator.register_capability(capabilities::RESUMED_TURN, serde_json::Value::Null);
         }
         timings::phase("turn run");
-        if let Some(recording) = &self.recording {
+        if let Some(recording) = self.recording.as_ref().filter(|_| !self.one_turn) {
             recording.capture(&coordinator).await;
             recording.save_turn();
+            timings::phase("turn written");
         }
-        timings::phase("turn written");
         result.map_err(|error| HostError::Turn { error, cancelled: self.session.status() == RunStatus::Cancelled })
     }
 

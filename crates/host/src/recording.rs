@@ -164,6 +164,9 @@ impl Recording {
             new.working_dir = working_dir();
             store.create_session(&new)?;
             let turn = store.begin_turn(&new.id)?;
+            // Off the turn's path too; a statement that cannot be prepared
+            // fails the write that runs it, which says why.
+            let _ = store.prepare_writes();
             Ok(Opened { store, turn, _lock: lock })
         });
         let slot = match opening {

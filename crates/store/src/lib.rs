@@ -443,14 +443,7 @@ impl Store {
         // the whole database). How many messages are stored is the next
         // `seq`: one lookup at the end of the session's key range, where
         // `COUNT(*)` read every stored message at every write.
-        let select = self.dialect().pick(
-            "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-                    (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
-             FROM sessions WHERE id = ?1",
-            "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-                    (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
-             FROM sessions WHERE id = ?1 FOR UPDATE",
-        );
+        let select = self.dialect().pick(WRITE_SELECT[0], WRITE_SELECT[1]);
         let bodies = write
             .messages
             .iter()
@@ -479,9 +472,7 @@ impl Store {
                 usage.accumulate(delta);
             }
             sql.execute(
-                "UPDATE sessions SET updated_ms = ?2, input_tokens = ?3, output_tokens = ?4, total_tokens = ?5,
-                        cost_usd = ?6, status = COALESCE(?7, status)
-                 WHERE id = ?1",
+                WRITE_UPDATE,
                 args![
                     write.session_id,
                     now,
@@ -514,10 +505,7 @@ impl Store {
                 .collect();
             INSERT_MESSAGES.run(sql, args![write.session_id], &rows)?;
             if let Some(title) = &title {
-                sql.execute(
-                    "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NULL",
-                    args![write.session_id, title],
-                )?;
+                sql.execute(WRITE_TITLE, args![write.session_id, title])?;
             }
             let rows: Vec<Arg<'_>> = write
                 .events
@@ -530,6 +518,24 @@ impl Store {
             }
             Ok(())
         })
+    }
+
+    /// Prepares the statements a short [`Store::write`] runs, so that a
+    /// session's first write, at the end of its first turn, does not parse
+    /// them: a new session's store is opened on a thread beside the
+    /// mounting of its modules, which can do this there.
+    pub fn prepare_writes(&mut self) -> Result<()> {
+        let retention = self.retention;
+        let mut texts = vec![
+            self.dialect().pick(WRITE_SELECT[0], WRITE_SELECT[1]),
+            WRITE_UPDATE,
+            WRITE_TITLE,
+            INSERT_MESSAGES.one(),
+            INSERT_EVENTS.one(),
+        ];
+        texts.extend(retention.max_age_days.map(|_| DROP_OLD_EVENTS));
+        texts.extend(retention.max_events.map(|_| DROP_EXCESS_EVENTS));
+        self.read(|sql| texts.iter().try_for_each(|text| sql.prepare(text)))
     }
 
     /// The session with exactly this id.
@@ -789,15 +795,10 @@ fn apply_retention(sql: &mut dyn Sql, session_id: &str, retention: Retention, no
     let mut dropped = 0;
     if let Some(days) = retention.max_age_days {
         let cutoff = now - (days as i64).saturating_mul(86_400_000);
-        dropped +=
-            sql.execute("DELETE FROM events WHERE session_id = ?1 AND stored_ms < ?2", args![session_id, cutoff])?;
+        dropped += sql.execute(DROP_OLD_EVENTS, args![session_id, cutoff])?;
     }
     if let Some(max) = retention.max_events {
-        dropped += sql.execute(
-            "DELETE FROM events WHERE session_id = ?1 AND id <= (
-                SELECT id FROM events WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
-            args![session_id, max],
-        )?;
+        dropped += sql.execute(DROP_EXCESS_EVENTS, args![session_id, max])?;
     }
     if dropped > 0 {
         sql.execute(
@@ -807,6 +808,29 @@ fn apply_retention(sql: &mut dyn Sql, session_id: &str, retention: Retention, no
     }
     Ok(())
 }
+
+/// A write's first statement, SQLite's and PostgreSQL's: the session's
+/// usage so far, and the next message's `seq`.
+const WRITE_SELECT: [&str; 2] = [
+    "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
+            (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
+     FROM sessions WHERE id = ?1",
+    "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
+            (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
+     FROM sessions WHERE id = ?1 FOR UPDATE",
+];
+
+const WRITE_UPDATE: &str =
+    "UPDATE sessions SET updated_ms = ?2, input_tokens = ?3, output_tokens = ?4, total_tokens = ?5,
+        cost_usd = ?6, status = COALESCE(?7, status)
+ WHERE id = ?1";
+
+const WRITE_TITLE: &str = "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NULL";
+
+const DROP_OLD_EVENTS: &str = "DELETE FROM events WHERE session_id = ?1 AND stored_ms < ?2";
+
+const DROP_EXCESS_EVENTS: &str = "DELETE FROM events WHERE session_id = ?1 AND id <= (
+    SELECT id FROM events WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)";
 
 static INSERT_MESSAGES: LazyLock<MultiInsert> = LazyLock::new(|| {
     MultiInsert::new(

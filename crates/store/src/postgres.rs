@@ -524,7 +524,7 @@ struct Pg<'a, C: GenericClient> {
 }
 
 impl<C: GenericClient> Pg<'_, C> {
-    fn prepare(&mut self, sql: &str) -> Result<Statement> {
+    fn statement(&mut self, sql: &str) -> Result<Statement> {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
@@ -535,14 +535,18 @@ impl<C: GenericClient> Pg<'_, C> {
 }
 
 impl<C: GenericClient> Sql for Pg<'_, C> {
+    fn prepare(&mut self, sql: &str) -> Result<()> {
+        self.statement(sql).map(drop)
+    }
+
     fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64> {
-        let statement = self.prepare(sql)?;
+        let statement = self.statement(sql)?;
         let params: Vec<&(dyn ToSql + Sync)> = args.iter().map(|arg| arg as &(dyn ToSql + Sync)).collect();
         Ok(self.client.execute(&statement, &params)?)
     }
 
     fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>> {
-        let statement = self.prepare(sql)?;
+        let statement = self.statement(sql)?;
         let params: Vec<&(dyn ToSql + Sync)> = args.iter().map(|arg| arg as &(dyn ToSql + Sync)).collect();
         let rows = self.client.query(&statement, &params)?;
         rows.iter()

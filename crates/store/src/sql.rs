@@ -113,6 +113,8 @@ pub(crate) trait Sql {
     /// Runs a statement; returns the rows it changed.
     fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64>;
     fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>>;
+    /// Prepares a statement for a later `execute` or `query` of the same text.
+    fn prepare(&mut self, sql: &str) -> Result<()>;
 
     fn query_row(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Option<Row>> {
         Ok(self.query(sql, args)?.into_iter().next())
@@ -181,6 +183,11 @@ impl MultiInsert {
             format!("{head} {}", tuples.join(", "))
         };
         MultiInsert { one: text(1), many: text(Self::ROWS), shared, own }
+    }
+
+    /// The statement of a single row, which short writes run.
+    pub(crate) fn one(&self) -> &str {
+        &self.one
     }
 
     /// Inserts every row of `rows` (each `own` values long, in `Col::Own` order).

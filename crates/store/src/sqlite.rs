@@ -272,6 +272,12 @@ impl Sql for Lite<'_> {
         Ok(changed as u64)
     }
 
+    fn prepare(&mut self, sql: &str) -> Result<()> {
+        // Dropped, the statement goes back to the connection's cache.
+        self.0.prepare_cached(sql)?;
+        Ok(())
+    }
+
     fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>> {
         let mut stmt = self.0.prepare_cached(sql)?;
         let columns = stmt.column_count();
@@ -298,5 +304,57 @@ impl rusqlite::ToSql for Arg<'_> {
             Arg::Int(int) => ToSqlOutput::Borrowed(ValueRef::Integer(int)),
             Arg::Text(text) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Location, NewEvent, NewMessage, NewSession, Retention, Store, TurnWrite};
+    use amplifier_protocol::models::Message;
+
+    /// The statements the connection holds prepared (its cache's).
+    fn prepared(handle: *mut rusqlite::ffi::sqlite3) -> usize {
+        let mut count = 0;
+        // SAFETY: `handle` is a live connection's, used on this thread only.
+        let mut stmt = unsafe { rusqlite::ffi::sqlite3_next_stmt(handle, std::ptr::null_mut()) };
+        while !stmt.is_null() {
+            count += 1;
+            stmt = unsafe { rusqlite::ffi::sqlite3_next_stmt(handle, stmt) };
+        }
+        count
+    }
+
+    #[test]
+    fn a_first_short_write_prepares_nothing_that_prepare_writes_did_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let sqlite = Sqlite::open(dir.path()).unwrap();
+        // SAFETY: the handle outlives none of its uses: the store owns the connection below.
+        let handle = unsafe { sqlite.conn.handle() };
+        let location = Location::Sqlite(dir.path().to_owned());
+        let mut store =
+            Store { backend: Box::new(sqlite), location, dir: dir.path().to_owned(), retention: Retention::default() };
+        store.set_retention(Retention { max_events: Some(100), max_age_days: Some(30) });
+        store.create_session(&NewSession { id: "s".into(), ..NewSession::default() }).unwrap();
+        let turn = store.begin_turn("s").unwrap();
+        let before = prepared(handle);
+        store.prepare_writes().unwrap();
+        let ready = prepared(handle);
+        assert!(ready > before, "statements were prepared: {before} then {ready}");
+        let question = Message::user("what is it?");
+        let event = NewEvent { name: "prompt:submit", timestamp: "2025-01-01T00:00:00Z", data: "{}" };
+        store
+            .write(&TurnWrite {
+                session_id: "s",
+                turn,
+                messages_at: 0,
+                messages: &[NewMessage { turn, message: &question }],
+                events: &[event, event],
+                usage: None,
+                status: None,
+            })
+            .unwrap();
+        assert_eq!(prepared(handle), ready, "the write found every statement prepared");
+        assert_eq!(store.messages("s").unwrap().len(), 1);
     }
 }

@@ -105,6 +105,9 @@ fn a_turn_is_stored_with_its_messages_events_usage_and_status(backing) {
     let created = store.create_session(&new_session("s1", "/w")).unwrap();
     assert_eq!(created.status, RunStatus::Running);
     assert_eq!(store.begin_turn("s1").unwrap(), 1);
+    // Every statement a write may run parses in this backend's dialect.
+    store.set_retention(Retention { max_events: Some(1000), max_age_days: Some(30) });
+    store.prepare_writes().unwrap();
     let usage = Usage {
         input_tokens: 10,
         output_tokens: 2,
