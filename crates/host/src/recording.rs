@@ -144,24 +144,22 @@ impl Recording {
         notices: &Notices,
     ) -> Recording {
         let config = config.clone();
-        let new = NewSession {
-            id: coordinator.session_id().to_owned(),
-            parent_id: coordinator.parent_id().map(str::to_owned),
-            agent: agent.map(str::to_owned),
-            name: name.map(str::to_owned),
-            plan_path: None,
-            plan_hash: None,
-            working_dir: String::new(),
-        };
+        let (id, parent_id) = (coordinator.session_id().to_owned(), coordinator.parent_id().map(str::to_owned));
+        let (name, agent) = (name.map(str::to_owned), agent.map(str::to_owned));
         let plan = plan.to_owned();
         let opening = std::thread::Builder::new().name("amplifier-store-open".to_owned()).spawn(move || {
-            let mut new = new;
             let mut store = config.open()?;
-            let lock = store.lock_session(&new.id)?;
+            let lock = store.lock_session(&id)?;
             let plan_path = plan.canonicalize().unwrap_or(plan);
-            new.plan_hash = plan_hash(&plan_path).ok();
-            new.plan_path = Some(plan_path.display().to_string());
-            new.working_dir = working_dir();
+            let new = NewSession {
+                plan_hash: plan_hash(&plan_path).ok(),
+                plan_path: Some(plan_path.display().to_string()),
+                working_dir: working_dir(),
+                id,
+                parent_id,
+                agent,
+                name,
+            };
             store.create_session(&new)?;
             let turn = store.begin_turn(&new.id)?;
             // Off the turn's path too; a statement that cannot be prepared

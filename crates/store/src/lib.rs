@@ -443,7 +443,7 @@ impl Store {
         // the whole database). How many messages are stored is the next
         // `seq`: one lookup at the end of the session's key range, where
         // `COUNT(*)` read every stored message at every write.
-        let select = self.dialect().pick(WRITE_SELECT[0], WRITE_SELECT[1]);
+        let select = self.write_select();
         let bodies = write
             .messages
             .iter()
@@ -520,19 +520,27 @@ impl Store {
         })
     }
 
+    /// A write's first statement: the session's usage so far, and the next
+    /// message's `seq` (PostgreSQL also locks the session's row).
+    fn write_select(&self) -> &'static str {
+        self.dialect().pick(
+            "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
+                    (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
+             FROM sessions WHERE id = ?1",
+            "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
+                    (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
+             FROM sessions WHERE id = ?1 FOR UPDATE",
+        )
+    }
+
     /// Prepares the statements a short [`Store::write`] runs, so that a
     /// session's first write, at the end of its first turn, does not parse
     /// them: a new session's store is opened on a thread beside the
     /// mounting of its modules, which can do this there.
     pub fn prepare_writes(&mut self) -> Result<()> {
         let retention = self.retention;
-        let mut texts = vec![
-            self.dialect().pick(WRITE_SELECT[0], WRITE_SELECT[1]),
-            WRITE_UPDATE,
-            WRITE_TITLE,
-            INSERT_MESSAGES.one(),
-            INSERT_EVENTS.one(),
-        ];
+        let mut texts =
+            vec![self.write_select(), WRITE_UPDATE, WRITE_TITLE, INSERT_MESSAGES.one(), INSERT_EVENTS.one()];
         texts.extend(retention.max_age_days.map(|_| DROP_OLD_EVENTS));
         texts.extend(retention.max_events.map(|_| DROP_EXCESS_EVENTS));
         self.read(|sql| texts.iter().try_for_each(|text| sql.prepare(text)))
@@ -808,17 +816,6 @@ fn apply_retention(sql: &mut dyn Sql, session_id: &str, retention: Retention, no
     }
     Ok(())
 }
-
-/// A write's first statement, SQLite's and PostgreSQL's: the session's
-/// usage so far, and the next message's `seq`.
-const WRITE_SELECT: [&str; 2] = [
-    "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-            (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
-     FROM sessions WHERE id = ?1",
-    "SELECT input_tokens, output_tokens, total_tokens, cost_usd,
-            (SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE session_id = ?1)
-     FROM sessions WHERE id = ?1 FOR UPDATE",
-];
 
 const WRITE_UPDATE: &str =
     "UPDATE sessions SET updated_ms = ?2, input_tokens = ?3, output_tokens = ?4, total_tokens = ?5,
