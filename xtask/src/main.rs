@@ -2,6 +2,8 @@
 //! `.cargo/config.toml`).
 //!
 //! - `bench [W1|W2|W3|W4|W5|local-llm]...`: the performance report (see `bench.rs`).
+//! - `eval [--plan PLAN] [--task ID]...`: the evaluation suite of
+//!   `tests/eval/` (see `eval.rs`).
 //! - `fuzz [TARGET]... [--runs N]`: the libFuzzer targets of `fuzz/` (see `fuzz.rs`).
 //! - `docs`: writes the generated reference pages, `docs/reference/` (see
 //!   `docs.rs`; the CLI's in `cli_reference.rs`).
@@ -19,6 +21,8 @@
 mod bench;
 mod cli_reference;
 mod docs;
+#[cfg(feature = "bench")]
+mod eval;
 mod fuzz;
 mod imports;
 mod startup_order;
@@ -29,6 +33,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm]...
+       cargo xtask eval [--plan PLAN] [--task ID]... [--timeout SECONDS] [--json FILE]
        cargo xtask fuzz [plan|ops|run_request|hub_frame]... [--runs N]
        cargo xtask docs
        cargo xtask man [DIR]
@@ -46,6 +51,12 @@ bench: the performance report
              491 MB; not part of the default set)
   With no workload named, W1 to W5 run. The report is a measurement, not a
   test: nothing fails because something is slow.
+
+eval: the evaluation suite, tests/eval/suite.toml: each task is a question
+  about the checkout tests/eval/fixture/, asked with `amplifier run` (on the
+  default plan, or PLAN) in a fresh copy of it; prints each answer, right or
+  wrong, its time and its tool calls, then right/total and the median time
+  per task. Builds the release binary unless XTASK_AMPLIFIER_BIN names one.
 
 fuzz: builds fuzz/ with libFuzzer coverage instrumentation (stable Rust, no
   sanitizer) and runs each target N times (default 1000000) on its corpus:
@@ -83,8 +94,12 @@ fn main() -> ExitCode {
         Some((command, rest)) if command == "bench" => {
             bench::parse(rest).map_err(Into::into).and_then(|workloads| bench::run(&workloads))
         }
+        #[cfg(feature = "bench")]
+        Some((command, rest)) if command == "eval" => eval::run(&root(), rest),
         #[cfg(not(feature = "bench"))]
-        Some((command, _)) if command == "bench" => Err("xtask was built without its `bench` feature".into()),
+        Some((command, _)) if command == "bench" || command == "eval" => {
+            Err("xtask was built without its `bench` feature".into())
+        }
         Some((command, rest)) if command == "fuzz" => fuzz::run(&root(), rest),
         Some((command, rest)) if command == "docs" && rest.is_empty() => write_docs(),
         Some((command, rest)) if command == "tidy" && rest.is_empty() => tidy(),

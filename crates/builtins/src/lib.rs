@@ -32,6 +32,7 @@ builtins! {
     "hooks-logging" => hooks_logging,
     "hooks-redaction" => hooks_redaction,
     "hooks-streaming-ui" => hooks_streaming_ui,
+    "hooks-status-context" => hooks_status_context,
     "loop-basic" => loop_basic,
     "loop-events" => loop_events,
     "loop-streaming" => loop_streaming,

@@ -2,11 +2,11 @@
 //!
 //! The model's own chat template (ChatML for SmolLM2 and Qwen) frames the
 //! turns; what goes in them follows `tests/llm/qwen_codeblock_tools_v2.jinja`,
-//! measured to make Qwen2.5-Coder-0.5B call tools: the tools are listed in
-//! the system turn and the model answers a call as a ```json block, past
-//! calls are shown the same way, and tool results come back as a user turn
-//! that asks for a plain-text answer (without that, the 0.5B model calls
-//! the same tool again).
+//! measured to make Qwen2.5-Coder call tools: the tools are listed in the
+//! system turn and the model answers a call as a ```json block, past calls
+//! are shown the same way, and tool results come back as a user turn that
+//! restates the question and asks for a plain-text answer or another call
+//! (`after_results` says what each part is for).
 
 use amplifier_protocol::models::{ChatRequest, ContentBlock, Message, MessageContent, Role, ToolSpec};
 use serde_json::{json, Value};
@@ -21,19 +21,21 @@ pub struct Turn {
 const DEFAULT_SYSTEM: &str = "You are a helpful assistant.";
 const CALL_FORMAT: &str = "For each function call, return a json object with function name and arguments \
     in a ```json code block:\n```json\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n```";
-const AFTER_RESULTS: &str = "Do not call the tool again. Answer my question in plain text using these results.";
 
-/// The turns for `request`: one system turn (every system and developer
-/// message, then the tools), then the conversation.
+/// The turns for `request`: one system turn, then the conversation. The
+/// system turn holds the system and developer messages that open the
+/// request, then the tools, then the system messages that come later (what
+/// hooks inject for this request, such as hooks-status-context's): text that
+/// changes from one request to the next goes last, so the evaluated prefix a
+/// local model keeps (the plan's prompt and the tools) stays valid.
 pub fn turns(request: &ChatRequest) -> Vec<Turn> {
-    let system: Vec<String> = request
-        .messages
-        .iter()
-        .filter(|m| matches!(m.role, Role::System | Role::Developer))
-        .map(|m| m.content.text())
-        .filter(|text| !text.trim().is_empty())
-        .collect();
-    let mut system = if system.is_empty() { DEFAULT_SYSTEM.to_owned() } else { system.join("\n\n") };
+    let is_system = |m: &&Message| matches!(m.role, Role::System | Role::Developer);
+    let texts = |messages: Vec<&Message>| -> Vec<String> {
+        messages.into_iter().map(|m| m.content.text()).filter(|text| !text.trim().is_empty()).collect()
+    };
+    let opening = texts(request.messages.iter().take_while(is_system).collect());
+    let injected = texts(request.messages.iter().skip_while(is_system).filter(is_system).collect());
+    let mut system = if opening.is_empty() { DEFAULT_SYSTEM.to_owned() } else { opening.join("\n\n") };
     let tools = request.tools.as_deref().unwrap_or_default();
     if !tools.is_empty() {
         system.push_str("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n");
@@ -49,26 +51,57 @@ pub fn turns(request: &ChatRequest) -> Vec<Turn> {
         system.push_str("\n</tools>\n\n");
         system.push_str(CALL_FORMAT);
     }
+    for text in injected {
+        system.push_str("\n\n");
+        system.push_str(&text);
+    }
     let mut out = vec![Turn { role: "system", content: system }];
+    // The question the results answer, restated after them: a small model
+    // reading a numbered file otherwise answers with a line number.
+    let mut question = String::new();
+    // The user turn holding the latest results, and the length of its closing words.
+    let mut open_results: Option<usize> = None;
     for message in &request.messages {
         match message.role {
             Role::System | Role::Developer => {}
-            Role::User => out.push(Turn { role: "user", content: message.content.text() }),
-            Role::Assistant => out.push(Turn { role: "assistant", content: assistant_text(message) }),
+            Role::User => {
+                question = message.content.text();
+                open_results = None;
+                out.push(Turn { role: "user", content: question.clone() });
+            }
+            Role::Assistant => {
+                open_results = None;
+                out.push(Turn { role: "assistant", content: assistant_text(message) });
+            }
             Role::Tool | Role::Function => {
                 let result = message.tool_result_text();
-                // Consecutive results share one user turn.
-                match out.last_mut() {
-                    Some(last) if last.role == "user" && last.content.ends_with(AFTER_RESULTS) => {
-                        let at = last.content.len() - AFTER_RESULTS.len();
+                let closing = after_results(&question);
+                match open_results {
+                    // Consecutive results share one user turn.
+                    Some(closing_len) if out.last().is_some_and(|last| last.role == "user") => {
+                        let last = out.last_mut().expect("checked above");
+                        let at = last.content.len() - closing_len;
                         last.content.insert_str(at, &format!("{result}\n"));
                     }
-                    _ => out.push(Turn { role: "user", content: format!("Tool results:\n{result}\n{AFTER_RESULTS}") }),
+                    _ => out.push(Turn { role: "user", content: format!("Tool results:\n{result}\n{closing}") }),
                 }
+                open_results = Some(closing.len());
             }
         }
     }
     out
+}
+
+/// What follows tool results: answer from them, or look further. Measured
+/// on Qwen2.5-Coder: without "in plain text" the 0.5B model calls the same
+/// tool again; without the question restated, it answers a numbered file
+/// with a line number; told never to call again, the 1.5B model gives up
+/// after a search in the wrong file.
+fn after_results(question: &str) -> String {
+    format!(
+        "If these results answer my question, answer it in plain text. If they do not, call a tool again with \
+         other arguments (another file, a simpler pattern). My question: {question}"
+    )
 }
 
 /// An assistant message as the model would have written it: its text, then
@@ -179,7 +212,7 @@ mod tests {
         assert!(turns[0].content.starts_with("Be brief.\n\n# Tools"), "{}", turns[0].content);
         assert!(turns[0].content.contains(r#""name":"echo""#) && turns[0].content.ends_with("```"));
         assert_eq!(turns[2].content, "```json\n{\"arguments\":{\"text\":\"x\"},\"name\":\"echo\"}\n```");
-        assert_eq!(turns[3].content, format!("Tool results:\nx\ny\n{AFTER_RESULTS}"));
+        assert_eq!(turns[3].content, format!("Tool results:\nx\ny\n{}", after_results("echo x")));
     }
 
     #[test]

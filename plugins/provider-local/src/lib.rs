@@ -53,6 +53,7 @@ struct Config {
     max_tokens: u32,
     temperature: f32,
     seed: u32,
+    act_first: bool,
 }
 
 fn default_model() -> String {
@@ -66,6 +67,7 @@ struct LocalProvider {
     model_name: String,
     engine: Arc<Engine>,
     settings: Generation,
+    act_first: bool,
 }
 
 impl Provider for LocalProvider {
@@ -99,7 +101,8 @@ impl Provider for LocalProvider {
 
     async fn complete(&self, mut request: ChatRequest, stream: Stream) -> ModuleResult<ChatResponse> {
         self.repair.repair(&mut request, &self.host, PROVIDER).await;
-        let tools = request.tools.clone().unwrap_or_default();
+        let offered = request.tools.clone().unwrap_or_default();
+        let (tools, forced) = callable(&request, offered, self.act_first);
         let turns = chat::turns(&request);
         let settings = Generation {
             max_tokens: request
@@ -111,7 +114,7 @@ impl Provider for LocalProvider {
         let details = json!({"message_count": request.messages.len(), "tool_count": tools.len(), "stream": true});
         let call = LlmCall::start(&self.host, PROVIDER, &self.model_name, details).await;
         let quiet = request.stream == Some(false);
-        let outcome = self.generate(turns, settings, &tools, (&stream, quiet)).await;
+        let outcome = self.generate(turns, settings, (&tools, forced), (&stream, quiet)).await;
         call.finish(&outcome).await;
         outcome
     }
@@ -122,7 +125,7 @@ impl LocalProvider {
         &self,
         turns: Vec<chat::Turn>,
         settings: Generation,
-        tools: &[ToolSpec],
+        (tools, forced): (&[ToolSpec], bool),
         (stream, quiet): (&Stream, bool),
     ) -> ModuleResult<ChatResponse> {
         // Decoding is CPU-bound: it runs on a blocking thread and sends text
@@ -130,8 +133,10 @@ impl LocalProvider {
         // is cancelled (the receiver dropped), decoding stops at the next token.
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
         let engine = self.engine.clone();
+        let grammar = amplifier_models::grammar::tool_calls(tools)
+            .map(|grammar| engine::Constraint { grammar, from_start: forced });
         let worker = tokio::task::spawn_blocking(move || {
-            engine.generate(&turns, &settings, |text| sender.send(text.to_owned()).is_ok())
+            engine.generate(&turns, &settings, grammar.as_ref(), |text| sender.send(text.to_owned()).is_ok())
         });
         let mut deltas = Deltas::new(&self.host, stream, PROVIDER).quiet(quiet);
         let mut reply = String::new();
@@ -191,6 +196,35 @@ impl LocalProvider {
     }
 }
 
+/// The tools the reply may call, and whether it must call one, from the
+/// request's `tool_choice` (OpenAI's values: `auto`, `none`, `required`, or
+/// one function by name) and `act_first`: a turn's first reply (the
+/// conversation ends with the user's message) calls a tool.
+fn callable(request: &ChatRequest, offered: Vec<ToolSpec>, act_first: bool) -> (Vec<ToolSpec>, bool) {
+    fn named(choice: &Value) -> Option<&str> {
+        choice.get("function").and_then(|f| f.get("name")).or_else(|| choice.get("name")).and_then(Value::as_str)
+    }
+    match request.tool_choice.as_ref() {
+        Some(Value::String(choice)) if choice == "none" => (Vec::new(), false),
+        Some(Value::String(choice)) if choice == "required" || choice == "any" => {
+            let forced = !offered.is_empty();
+            (offered, forced)
+        }
+        Some(choice @ Value::Object(_)) if named(choice).is_some() => {
+            let name = named(choice).unwrap_or_default();
+            let one: Vec<ToolSpec> = offered.into_iter().filter(|tool| tool.name == name).collect();
+            let forced = !one.is_empty();
+            (one, forced)
+        }
+        _ => {
+            let last = request.messages.iter().rev().find(|m| !matches!(m.role, Role::System | Role::Developer));
+            let opens_turn = last.is_some_and(|m| m.role == Role::User);
+            let forced = act_first && opens_turn && !offered.is_empty();
+            (offered, forced)
+        }
+    }
+}
+
 fn mount(ctx: MountContext) -> ModuleResult<LocalProvider> {
     let config: Config = ctx.config()?;
     let invalid = |message: String| ModuleError::new(ErrorKind::InvalidRequest, format!("{}: {message}", ctx.module));
@@ -217,6 +251,7 @@ fn mount(ctx: MountContext) -> ModuleResult<LocalProvider> {
         host: ctx.host,
         repair: ToolSequenceRepair::default(),
         model_name: config.model,
+        act_first: config.act_first,
         engine,
         settings: Generation {
             n_ctx: config.n_ctx,

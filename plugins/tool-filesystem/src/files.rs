@@ -292,7 +292,7 @@ pub fn edit_file(policy: &Policy, input: EditInput) -> Result<(String, usize), T
 
 /// `list_dir`: the directory's entries, sorted, directories with a trailing `/`.
 pub fn list_dir(policy: &Policy, input: ListInput) -> Result<String, ToolError> {
-    let raw = input.path.unwrap_or_else(|| ".".to_owned());
+    let raw = input.path.filter(|path| !path.is_empty()).unwrap_or_else(|| ".".to_owned());
     let checked = policy.check(&raw, Access::Read)?;
     let shown = &checked.shown;
     if !checked.exists {
@@ -534,6 +534,10 @@ mod tests {
         fs::write(f.root.join("b.txt"), "").unwrap();
         fs::write(f.root.join(".hidden"), "").unwrap();
         assert_eq!(list_dir(&f.policy, ListInput { path: None }).unwrap(), ".hidden\nadir/\nb.txt\nzdir/");
+        assert_eq!(
+            list_dir(&f.policy, ListInput { path: Some(String::new()) }).unwrap(),
+            ".hidden\nadir/\nb.txt\nzdir/"
+        );
         assert_eq!(list_dir(&f.policy, ListInput { path: Some("zdir".into()) }).unwrap(), "inner/");
         assert_eq!(list_dir(&f.policy, ListInput { path: Some("adir".into()) }).unwrap(), "[`adir` is empty]");
         assert!(list_dir(&f.policy, ListInput { path: Some("b.txt".into()) })

@@ -9,6 +9,9 @@
 //! | `glob` | `pattern`, `path` (default `.`) | files whose path relative to `path` matches (`*` stays in a directory, `**` crosses them), sorted, at most 1000 |
 //! | `grep` | `pattern` (regex), `path` (default `.`), `glob`, `case_insensitive` (default false), `max_results` (default 200) | `path:line:text` for each matching line of the text files under `path` (or of the file `path`) |
 //!
+//! `write_file` and `edit_file` are offered only when `allowed_write_paths`
+//! allows somewhere (a read-only plan's model never sees them).
+//!
 //! `glob` and `grep` walk like ripgrep: `.gitignore` and `.ignore` files are
 //! honoured (also outside a git repository), hidden files are skipped, and
 //! symlinks are not followed; `grep` skips binary files. Output cut at a cap
@@ -238,13 +241,16 @@ fn mount(ctx: MountContext) -> ModuleResult<Tools> {
         ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {}: {err}", ctx.module))
     })?;
     let policy = Arc::new(policy);
-    Ok(Tools::new()
-        .with(ReadFile(policy.clone()))
-        .with(WriteFile(policy.clone()))
-        .with(EditFile(policy.clone()))
-        .with(ListDir(policy.clone()))
-        .with(Glob(policy.clone()))
-        .with(Grep(policy)))
+    let tools = Tools::new().with(ReadFile(policy.clone()));
+    // With no write root every write would be refused: a model offered
+    // write_file and edit_file anyway spends its prompt on them, and a small
+    // one calls them.
+    let tools = if policy.write_roots.is_empty() {
+        tools
+    } else {
+        tools.with(WriteFile(policy.clone())).with(EditFile(policy.clone()))
+    };
+    Ok(tools.with(ListDir(policy.clone())).with(Glob(policy.clone())).with(Grep(policy)))
 }
 
 export_module!(tool => mount);

@@ -56,7 +56,8 @@ fn walk(policy: &Policy, root: &Path) -> Walk {
 }
 
 fn checked_dir(policy: &Policy, raw: Option<String>) -> Result<Checked, ToolError> {
-    let raw = raw.unwrap_or_else(|| ".".to_owned());
+    // An empty path is the default, as a model that fills every field writes it.
+    let raw = raw.filter(|path| !path.is_empty()).unwrap_or_else(|| ".".to_owned());
     let checked = policy.check(&raw, Access::Read)?;
     if !checked.exists {
         return Err(ToolError::new("NotFound", format!("`{}` does not exist", checked.shown)));
@@ -77,6 +78,34 @@ fn glob_matcher(pattern: &str, what: &str) -> Result<GlobMatcher, ToolError> {
         .map_err(|err| ToolError::invalid(format!("{what} `{pattern}` is not a valid glob: {err}")))
 }
 
+/// What to try after a search found nothing, for a model that searched
+/// for a file's name, a phrase, or in too small a place.
+fn no_match_hint(policy: &Policy, input: &GrepInput, checked: &Checked) -> String {
+    let pattern = input.pattern.as_str();
+    let in_searched = checked.path.join(pattern);
+    let file = [policy.check(pattern, Access::Read).ok().map(|c| c.path), Some(in_searched)]
+        .into_iter()
+        .flatten()
+        .find(|path| path.is_file() && policy.check(&path.display().to_string(), Access::Read).is_ok());
+    if let Some(file) = file {
+        return format!("; grep searches inside files: to read `{}`, call read_file", policy.display(&file));
+    }
+    let mut tries = Vec::new();
+    if pattern.contains(' ') {
+        tries.push("one word of it");
+    }
+    if !input.case_insensitive {
+        tries.push("case_insensitive: true");
+    }
+    if checked.path != policy.working_dir {
+        tries.push("path `.` (the whole working directory)");
+    }
+    match tries.is_empty() {
+        true => String::new(),
+        false => format!("; try {}", tries.join(", or ")),
+    }
+}
+
 /// `glob`: files under `path` whose path relative to it matches `pattern`
 /// (`*` stays within a directory, `**` crosses them), sorted, capped.
 pub fn glob(policy: &Policy, input: GlobInput) -> Result<String, ToolError> {
@@ -92,7 +121,8 @@ pub fn glob(policy: &Policy, input: GlobInput) -> Result<String, ToolError> {
         .map(ignore::DirEntry::into_path)
         .collect();
     if found.is_empty() {
-        return Ok(format!("[no files under `{}` match `{}`]", checked.shown, input.pattern));
+        let hint = if input.pattern.contains('/') { "" } else { "; `**/NAME` finds NAME at any depth" };
+        return Ok(format!("[no files under `{}` match `{}`{hint}]", checked.shown, input.pattern));
     }
     found.sort();
     let total = found.len();
@@ -149,11 +179,11 @@ pub fn grep(policy: &Policy, input: GrepInput) -> Result<String, ToolError> {
         .line_terminator(Some(b'\n'))
         .build(&input.pattern)
         .map_err(|err| ToolError::invalid(format!("`{}` is not a valid regex: {err}", input.pattern)))?;
-    let file_filter = match &input.glob {
+    let file_filter = match input.glob.as_ref().filter(|glob| !glob.is_empty()) {
         Some(glob) => Some((glob_matcher(glob.trim_start_matches("./"), "the glob")?, glob.contains('/'))),
         None => None,
     };
-    let checked = checked_dir(policy, input.path)?;
+    let checked = checked_dir(policy, input.path.clone())?;
     let max_results = usize::try_from(input.max_results.unwrap_or(DEFAULT_GREP_RESULTS).max(1)).unwrap_or(usize::MAX);
     let mut searcher = SearcherBuilder::new().line_number(true).binary_detection(BinaryDetection::quit(b'\0')).build();
     let mut results: Vec<String> = Vec::new();
@@ -190,7 +220,12 @@ pub fn grep(policy: &Policy, input: GrepInput) -> Result<String, ToolError> {
         }
     }
     if results.is_empty() {
-        return Ok(format!("[no matches for `{}` under `{}`]", input.pattern, checked.shown));
+        return Ok(format!(
+            "[no matches for `{}` under `{}`{}]",
+            input.pattern,
+            checked.shown,
+            no_match_hint(policy, &input, &checked)
+        ));
     }
     let mut out = results.join("\n");
     if cut {
@@ -252,7 +287,10 @@ mod tests {
     fn glob_respects_gitignore_without_a_git_repo() {
         let f = fixture();
         assert_eq!(globbed(&f.policy, "**/*.rs", None), "src/lib.rs\nsrc/main.rs\nsrc/nested/deep.rs");
-        assert_eq!(globbed(&f.policy, "*.log", None), "[no files under `.` match `*.log`]");
+        assert_eq!(
+            globbed(&f.policy, "*.log", None),
+            "[no files under `.` match `*.log`; `**/NAME` finds NAME at any depth]"
+        );
         assert_eq!(globbed(&f.policy, "*", None), "README.md");
         assert_eq!(globbed(&f.policy, "src/*.rs", None), "src/lib.rs\nsrc/main.rs");
         assert_eq!(globbed(&f.policy, "*.rs", Some("src")), "src/lib.rs\nsrc/main.rs");
@@ -311,8 +349,28 @@ mod tests {
         assert_eq!(out, "src/nested/deep.rs:1:// HELLO from deep");
         let out = grepped(&f.policy, "fn", |i| i.path = Some("src/main.rs".into())).unwrap();
         assert_eq!(out, "src/main.rs:1:fn main() {");
-        let out = grepped(&f.policy, "nothing-here", |_| {}).unwrap();
+        let everywhere = grepped(&f.policy, "(?i)hello", |_| {}).unwrap();
+        let empty = grepped(&f.policy, "(?i)hello", |i| (i.path, i.glob) = (Some(String::new()), Some(String::new())));
+        assert_eq!(empty.unwrap(), everywhere, "an empty path and glob are their defaults");
+        let out = grepped(&f.policy, "nothing-here", |i| i.case_insensitive = true).unwrap();
         assert_eq!(out, "[no matches for `nothing-here` under `.`]");
+        let out = grepped(&f.policy, "nothing here", |i| i.path = Some("src".into())).unwrap();
+        assert_eq!(
+            out,
+            "[no matches for `nothing here` under `src`; try one word of it, or case_insensitive: true, \
+             or path `.` (the whole working directory)]"
+        );
+        let out = grepped(&f.policy, "deep.rs", |i| i.path = Some("src/nested".into())).unwrap();
+        assert!(
+            out.ends_with("to read `src/nested/deep.rs`, call read_file]"),
+            "a name found where it searched: {out}"
+        );
+        let out = grepped(&f.policy, "src/nested/deep.rs", |_| {}).unwrap();
+        assert_eq!(
+            out,
+            "[no matches for `src/nested/deep.rs` under `.`; grep searches inside files: to read `src/nested/deep.rs`, call read_file]",
+            "a file's name given as the pattern"
+        );
     }
 
     #[test]
@@ -351,7 +409,7 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), f.root.join("escape")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret.txt"), f.root.join("secret-link.txt")).unwrap();
         let out = grepped(&f.policy, "secret", |_| {}).unwrap();
-        assert_eq!(out, "[no matches for `secret` under `.`]");
+        assert!(out.starts_with("[no matches for `secret` under `.`"), "{out}");
         // The link's name may be listed (reading it is checked), never what is behind a linked directory.
         assert_eq!(globbed(&f.policy, "**/*.txt", None), "secret-link.txt");
     }
@@ -362,6 +420,7 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("shadow"), "root:secret-hash").unwrap();
         fs::hard_link(outside.path().join("shadow"), f.root.join("copy")).unwrap();
-        assert_eq!(grepped(&f.policy, "secret-hash", |_| {}).unwrap(), "[no matches for `secret-hash` under `.`]");
+        let out = grepped(&f.policy, "secret-hash", |_| {}).unwrap();
+        assert!(out.starts_with("[no matches for `secret-hash` under `.`"), "{out}");
     }
 }
