@@ -61,21 +61,28 @@ pub fn turns(request: &ChatRequest) -> Vec<Turn> {
     let mut question = String::new();
     // The user turn holding the latest results, and the length of its closing words.
     let mut open_results: Option<usize> = None;
+    // This turn's calls so far, and whether the latest repeated one of them.
+    let mut calls: Vec<(String, Value)> = Vec::new();
+    let mut repeated = false;
     for message in &request.messages {
         match message.role {
             Role::System | Role::Developer => {}
             Role::User => {
                 question = message.content.text();
                 open_results = None;
+                calls.clear();
                 out.push(Turn { role: "user", content: question.clone() });
             }
             Role::Assistant => {
                 open_results = None;
+                let made = message_calls(message);
+                repeated = !made.is_empty() && made.iter().all(|call| calls.contains(call));
+                calls.extend(made);
                 out.push(Turn { role: "assistant", content: assistant_text(message) });
             }
             Role::Tool | Role::Function => {
                 let result = message.tool_result_text();
-                let closing = after_results(&question);
+                let closing = after_results(&question, repeated);
                 match open_results {
                     // Consecutive results share one user turn.
                     Some(closing_len) if out.last().is_some_and(|last| last.role == "user") => {
@@ -96,18 +103,39 @@ pub fn turns(request: &ChatRequest) -> Vec<Turn> {
 /// on Qwen2.5-Coder: without "in plain text" the 0.5B model calls the same
 /// tool again; without the question restated, it answers a numbered file
 /// with a line number; told never to call again, the 1.5B model gives up
-/// after a search in the wrong file.
-fn after_results(question: &str) -> String {
+/// after a search in the wrong file. So another call is offered until the
+/// model repeats one (same tool, same arguments), which gets the same
+/// results: then it is told to answer (and provider-local offers no call,
+/// see [`repeats_a_call`]).
+fn after_results(question: &str, repeated: bool) -> String {
+    if repeated {
+        return format!(
+            "Do not call the tool again. Answer my question in plain text using these results. My question: {question}"
+        );
+    }
     format!(
         "If these results answer my question, answer it in plain text. If they do not, call a tool again with \
          other arguments (another file, a simpler pattern). My question: {question}"
     )
 }
 
-/// An assistant message as the model would have written it: its text, then
-/// each tool call as a ```json block.
-fn assistant_text(message: &Message) -> String {
-    let mut text = message.content.text();
+/// Whether the latest assistant message of the current turn (since the
+/// last user message) only repeated calls the turn had made already.
+pub fn repeats_a_call(request: &ChatRequest) -> bool {
+    let turn_start = request.messages.iter().rposition(|m| m.role == Role::User).map_or(0, |i| i + 1);
+    let mut calls: Vec<(String, Value)> = Vec::new();
+    let mut repeated = false;
+    for message in request.messages.iter().skip(turn_start).filter(|m| m.role == Role::Assistant) {
+        let made = message_calls(message);
+        repeated = !made.is_empty() && made.iter().all(|call| calls.contains(call));
+        calls.extend(made);
+    }
+    repeated
+}
+
+/// The calls an assistant message made, from its `tool_calls` and its
+/// tool-call blocks.
+fn message_calls(message: &Message) -> Vec<(String, Value)> {
     let mut calls: Vec<(String, Value)> =
         message.tool_calls.iter().flatten().map(|c| (c.name.clone(), c.arguments.clone())).collect();
     if let MessageContent::Blocks(blocks) = &message.content {
@@ -117,7 +145,14 @@ fn assistant_text(message: &Message) -> String {
             }
         }
     }
-    for (name, arguments) in calls {
+    calls
+}
+
+/// An assistant message as the model would have written it: its text, then
+/// each tool call as a ```json block.
+fn assistant_text(message: &Message) -> String {
+    let mut text = message.content.text();
+    for (name, arguments) in message_calls(message) {
         if !text.is_empty() {
             text.push('\n');
         }
@@ -212,7 +247,31 @@ mod tests {
         assert!(turns[0].content.starts_with("Be brief.\n\n# Tools"), "{}", turns[0].content);
         assert!(turns[0].content.contains(r#""name":"echo""#) && turns[0].content.ends_with("```"));
         assert_eq!(turns[2].content, "```json\n{\"arguments\":{\"text\":\"x\"},\"name\":\"echo\"}\n```");
-        assert_eq!(turns[3].content, format!("Tool results:\nx\ny\n{}", after_results("echo x")));
+        assert_eq!(turns[3].content, format!("Tool results:\nx\ny\n{}", after_results("echo x", false)));
+        assert!(!repeats_a_call(&request));
+    }
+
+    #[test]
+    fn a_repeated_call_is_told_to_answer() {
+        let call = |id: &str, text: &str| {
+            let mut message = Message::new(Role::Assistant, "");
+            message.tool_calls = Some(vec![ToolCall::new(id, "echo", json!({"text": text}))]);
+            message
+        };
+        let mut request = ChatRequest {
+            messages: vec![Message::user("echo x"), call("c1", "x"), Message::tool_result("c1", "x")].into(),
+            tools: Some(vec![tool("echo")]),
+            ..Default::default()
+        };
+        assert!(!repeats_a_call(&request));
+        request.messages.push(call("c2", "x"));
+        request.messages.push(Message::tool_result("c2", "x"));
+        assert!(repeats_a_call(&request), "the same tool with the same arguments");
+        let turns = turns(&request);
+        assert!(turns[3].content.ends_with(&after_results("echo x", false)), "the first results offer another call");
+        assert!(turns[5].content.ends_with(&after_results("echo x", true)), "the repeat's results do not");
+        request.messages.push(Message::user("now echo y"));
+        assert!(!repeats_a_call(&request), "a new turn starts afresh");
     }
 
     #[test]

@@ -199,7 +199,8 @@ impl LocalProvider {
 /// The tools the reply may call, and whether it must call one, from the
 /// request's `tool_choice` (OpenAI's values: `auto`, `none`, `required`, or
 /// one function by name) and `act_first`: a turn's first reply (the
-/// conversation ends with the user's message) calls a tool.
+/// conversation ends with the user's message) calls a tool. After a reply
+/// that only repeated earlier calls, none is offered.
 fn callable(request: &ChatRequest, offered: Vec<ToolSpec>, act_first: bool) -> (Vec<ToolSpec>, bool) {
     fn named(choice: &Value) -> Option<&str> {
         choice.get("function").and_then(|f| f.get("name")).or_else(|| choice.get("name")).and_then(Value::as_str)
@@ -216,6 +217,8 @@ fn callable(request: &ChatRequest, offered: Vec<ToolSpec>, act_first: bool) -> (
             let forced = !one.is_empty();
             (one, forced)
         }
+        // The same call again would get the same results: the reply answers.
+        _ if chat::repeats_a_call(request) => (Vec::new(), false),
         _ => {
             let last = request.messages.iter().rev().find(|m| !matches!(m.role, Role::System | Role::Developer));
             let opens_turn = last.is_some_and(|m| m.role == Role::User);
