@@ -10,8 +10,10 @@
 //! and a store of its own, new for each workload.
 //! `local-llm` (opt-in: it builds llama.cpp and pulls a 491 MB model) is in
 //! `bench/local_llm.rs`; `serve` (opt-in: it starts PostgreSQL) in
-//! `bench/serve.rs`.
+//! `bench/serve.rs`; `first-run` (opt-in: a cold build in a clone, and a
+//! 1.1 GB model pull) in `bench/first_run.rs`.
 
+mod first_run;
 mod local_llm;
 mod serve;
 
@@ -47,9 +49,10 @@ pub enum Workload {
     W6,
     LocalLlm,
     Serve,
+    FirstRun,
 }
 
-/// `W1`…`W6`, `local-llm` and `serve` in any case and order; none means W1..W6.
+/// `W1`…`W6`, `local-llm`, `serve` and `first-run` in any case and order; none means W1..W6.
 /// Runs in that order.
 pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
     let mut chosen = Vec::new();
@@ -63,7 +66,12 @@ pub fn parse(args: &[String]) -> Result<Vec<Workload>, String> {
             "W6" => Workload::W6,
             "LOCAL-LLM" => Workload::LocalLlm,
             "SERVE" => Workload::Serve,
-            _ => return Err(format!("unknown workload '{arg}' (expected W1, W2, W3, W4, W5, W6, local-llm or serve)")),
+            "FIRST-RUN" => Workload::FirstRun,
+            _ => {
+                return Err(format!(
+                    "unknown workload '{arg}' (expected W1, W2, W3, W4, W5, W6, local-llm, serve or first-run)"
+                ))
+            }
         });
     }
     if chosen.is_empty() {
@@ -133,6 +141,7 @@ pub fn run(workloads: &[Workload]) -> Result<()> {
             (Workload::W5, _) => w5()?,
             (Workload::W6, _) => bench.w6()?,
             (Workload::Serve, _) => bench.serve()?,
+            (Workload::FirstRun, _) => bench.first_run()?,
             (Workload::LocalLlm, _) => {
                 let text = bench.local_llm()?;
                 Report { json: json!({"workload": "local-llm", "text": text}), text }

@@ -1,7 +1,7 @@
 //! Project automation, run as `cargo xtask <command>` (the alias lives in
 //! `.cargo/config.toml`).
 //!
-//! - `bench [W1|W2|W3|W4|W5|local-llm]...`: the performance report (see `bench.rs`).
+//! - `bench [W1|W2|W3|W4|W5|local-llm|first-run]...`: the performance report (see `bench.rs`).
 //! - `eval [--plan PLAN] [--task ID]...`: the evaluation suite of
 //!   `tests/eval/` (see `eval.rs`).
 //! - `fuzz [TARGET]... [--runs N]`: the libFuzzer targets of `fuzz/` (see `fuzz.rs`).
@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm]...
+const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm|first-run]...
        cargo xtask eval [--plan PLAN] [--task ID]... [--timeout SECONDS] [--json FILE]
        cargo xtask fuzz [plan|ops|run_request|hub_frame]... [--runs N]
        cargo xtask docs
@@ -49,6 +49,11 @@ bench: the performance report
   local-llm  provider-local vs the same model in llama.cpp's server (xllamacpp):
              decode tokens/s and time to first token (builds llama.cpp, pulls
              491 MB; not part of the default set)
+  first-run  the README's first command on a cold start: a clone of HEAD, an
+             empty CARGO_HOME and AMPLIFIER_HOME; fetch, build (with cargo
+             --timings), the first run (model pull, answer) and a later run,
+             each timed, the heaviest build units and the binary's size (a
+             15-minute cold build on 2 cores, a 1.1 GB pull; opt-in)
   With no workload named, W1 to W5 run. The report is a measurement, not a
   test: nothing fails because something is slow.
 

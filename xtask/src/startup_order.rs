@@ -32,13 +32,20 @@ pub const RODATA_SCRIPT: &str = "crates/cli/startup-rodata.ld";
 /// when left out of the order.
 const RUNS: usize = 10;
 const TRACER: &str = include_str!("startup_order/trace.c");
+/// The release profile strips the symbol table (the root `Cargo.toml`);
+/// the tracer and the map are read by function name, so these builds keep it.
+const KEEP_SYMBOLS: (&str, &str) = ("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
 
 pub fn run(root: &Path) -> Result<()> {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
         return Err("startup-order traces with x86_64 breakpoints on Linux".into());
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let built = Command::new(cargo).args(["build", "--release", "--bin", "amplifier"]).current_dir(root).status()?;
+    let built = Command::new(cargo)
+        .args(["build", "--release", "--bin", "amplifier"])
+        .env(KEEP_SYMBOLS.0, KEEP_SYMBOLS.1)
+        .current_dir(root)
+        .status()?;
     if !built.success() {
         return Err(format!("`cargo build --release --bin amplifier` failed ({built})").into());
     }
@@ -118,6 +125,7 @@ fn write_rodata_script(root: &Path, scratch: &Path, ordered: &BTreeSet<&str>) ->
     let linked = Command::new(cargo)
         .args(["rustc", "--release", "--bin", "amplifier", "--", "-C"])
         .arg(format!("link-arg=-Wl,-Map={}", map.display()))
+        .env(KEEP_SYMBOLS.0, KEEP_SYMBOLS.1)
         .current_dir(root)
         .status()?;
     if !linked.success() {
@@ -238,6 +246,15 @@ pub fn coverage(root: &Path, binary: &Path) -> Result<(usize, usize)> {
     let order = std::fs::read_to_string(root.join(ORDER_FILE))?;
     let listed: BTreeSet<&str> = order.lines().filter(|line| !line.starts_with('#')).collect();
     let functions = functions(binary)?;
+    if functions.is_empty() {
+        return Err(format!(
+            "{} has no symbol table (the release profile strips it; build with {}={} to check)",
+            binary.display(),
+            KEEP_SYMBOLS.0,
+            KEEP_SYMBOLS.1
+        )
+        .into());
+    }
     let found = functions.values().flat_map(|function| &function.names).filter(|name| listed.contains(name.as_str()));
     Ok((found.collect::<BTreeSet<_>>().len(), listed.len()))
 }
