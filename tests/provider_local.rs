@@ -82,7 +82,9 @@ fn the_default_plan_runs_on_the_binary_alone_once_its_model_is_pulled() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!dir.path().join("home/cache").exists(), "nothing was built");
     let lines = json_lines(&output);
-    // The text only: the model may call a tool first (a tool call streams as deltas too).
+    // The README's first command: a greeting is answered, not searched for
+    // in the files (it once grepped for "hello", then wrote a call as its answer).
+    assert!(events(&lines, "tool:pre").is_empty(), "a greeting needs no tool: {}", stdout(&output));
     let deltas: Vec<&str> = events(&lines, "content_block:delta")
         .iter()
         .filter(|data| data["block_type"] != "tool_call")
@@ -127,6 +129,7 @@ fn qwen_calls_a_tool_with_valid_arguments_and_then_answers() {
     assert_eq!(results.len(), calls.len(), "the host accepted the arguments");
     let response = lines.last().unwrap()["data"]["response"].as_str().unwrap_or_default().to_owned();
     assert!(!response.trim().is_empty(), "an answer after the tool result");
+    assert!(!response.trim_start().starts_with("```"), "an answer, not a call written as text: {response}");
 }
 
 /// Compaction by summary on the local model: a resumed conversation over

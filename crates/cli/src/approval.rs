@@ -208,12 +208,12 @@ fn choose(answer: &str, options: &[String]) -> Option<String> {
 }
 
 fn read_always_allow(path: &Path) -> Result<Vec<String>, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match amplifier_yaml::read_file(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
     };
-    let settings = parse_yaml(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+    let settings = parse_yaml(&text).map_err(|err| err.in_file(path))?;
     Ok(settings["approvals"]["always_allow"]
         .as_vec()
         .into_iter()
@@ -224,8 +224,8 @@ fn read_always_allow(path: &Path) -> Result<Vec<String>, String> {
 
 /// Rewrites `approvals.always_allow`, keeping every other setting in the file.
 fn write_always_allow(path: &Path, keys: &[String]) -> Result<(), String> {
-    let mut settings = match std::fs::read_to_string(path) {
-        Ok(text) => parse_yaml(&text).map_err(|err| format!("{}: {err}", path.display()))?,
+    let mut settings = match amplifier_yaml::read_file(path) {
+        Ok(text) => parse_yaml(&text).map_err(|err| err.in_file(path))?,
         Err(_) => Yaml::Null,
     };
     if settings.is_null() {

@@ -76,6 +76,11 @@ fn print_notice(notice: Notice) {
 /// The host options of a terminal front end: notices on stderr.
 pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
     let settings = Settings::load(Path::new("."));
+    // A settings file left out (unreadable, not YAML, over a limit) or a
+    // key it misspells would otherwise only show in `config show`.
+    for warning in &settings.warnings {
+        eprintln!("warning: {warning}");
+    }
     let store = store_config(&settings)?;
     // The setting's default is the host's cap; 0 is none.
     let max_tool_result_bytes = settings.limit("tool_results.max_bytes")?.map(|n| n as usize);

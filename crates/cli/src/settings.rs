@@ -12,8 +12,9 @@
 
 use std::path::{Path, PathBuf};
 
+use amplifier_yaml::YamlError;
 use clap::{Args, Subcommand};
-use yaml_rust2::{ScanError, Yaml, YamlEmitter, YamlLoader};
+use yaml_rust2::{Yaml, YamlEmitter};
 
 use crate::error::{CliError, CliResult};
 
@@ -162,7 +163,14 @@ impl Settings {
 }
 
 fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Yaml> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = match amplifier_yaml::read_file(file) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(err) => {
+            warnings.push(format!("{}: cannot read: {err}", file.display()));
+            return None;
+        }
+    };
     match parse_yaml(&text) {
         Ok(Yaml::Null) => None,
         Ok(document @ Yaml::Hash(_)) => Some(document),
@@ -171,7 +179,7 @@ fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Yaml> {
             None
         }
         Err(err) => {
-            warnings.push(format!("{}: {err}", file.display()));
+            warnings.push(err.in_file(file));
             None
         }
     }
@@ -200,9 +208,10 @@ fn unknown_keys(document: &Yaml, prefix: &str) -> Vec<String> {
     unknown
 }
 
-/// The first document of a YAML text (`Null` for an empty one).
-pub(crate) fn parse_yaml(text: &str) -> Result<Yaml, ScanError> {
-    Ok(YamlLoader::load_from_str(text)?.into_iter().next().unwrap_or(Yaml::Null))
+/// The first document of a YAML text (`Null` for an empty one), within
+/// the limits every YAML file is read with.
+pub(crate) fn parse_yaml(text: &str) -> Result<Yaml, YamlError> {
+    amplifier_yaml::load(text)
 }
 
 /// `value` as a YAML document, without the `---` line the emitter starts with.

@@ -82,7 +82,9 @@ pub fn turns(request: &ChatRequest) -> Vec<Turn> {
             }
             Role::Tool | Role::Function => {
                 let result = message.tool_result_text();
-                let closing = after_results(&question, repeated);
+                // With no tool offered (the loop's last iteration), another
+                // call cannot run: the model is told so, or it writes one as text.
+                let closing = after_results(&question, repeated || tools.is_empty());
                 match open_results {
                     // Consecutive results share one user turn.
                     Some(closing_len) if out.last().is_some_and(|last| last.role == "user") => {
@@ -272,6 +274,24 @@ mod tests {
         assert!(turns[5].content.ends_with(&after_results("echo x", true)), "the repeat's results do not");
         request.messages.push(Message::user("now echo y"));
         assert!(!repeats_a_call(&request), "a new turn starts afresh");
+    }
+
+    /// The loop's last iteration offers no tool: results are followed by
+    /// the words that rule out another call, or the model writes one as text.
+    #[test]
+    fn results_with_no_tool_offered_are_told_to_answer() {
+        let mut call = Message::new(Role::Assistant, "");
+        call.tool_calls = Some(vec![ToolCall::new("c1", "echo", json!({"text": "x"}))]);
+        let mut request = ChatRequest {
+            messages: vec![Message::user("echo x"), call, Message::tool_result("c1", "x")].into(),
+            tools: Some(vec![tool("echo")]),
+            ..Default::default()
+        };
+        assert!(turns(&request)[3].content.ends_with(&after_results("echo x", false)));
+        request.tools = None;
+        let turns = turns(&request);
+        assert!(!turns[0].content.contains("# Tools"), "{}", turns[0].content);
+        assert!(turns[3].content.ends_with(&after_results("echo x", true)), "{}", turns[3].content);
     }
 
     #[test]

@@ -20,6 +20,12 @@ use serde_json::Value;
 
 use amplifier_protocol::models::ToolSpec;
 
+/// A reply that cannot open with a tool call (or with any code fence, or
+/// blank): for a request that offers no tool after the model has called
+/// some. Having seen its calls in the history, a small model writes
+/// another as text, which would reach the user as the answer.
+pub const NO_CALL: &str = "root ::= [^`\\x00-\\x20] [^\\x00]*";
+
 /// What starts a call: the grammar applies from here on.
 pub const TRIGGER: &str = "```json";
 

@@ -12,12 +12,10 @@ use yaml_rust2::Yaml;
 
 use crate::diagnostic::PlanDiagnostic;
 
-/// The builder and everything downstream recurse, so absurd nesting is refused
-/// instead of overflowing the stack.
-const MAX_DEPTH: usize = 128;
-/// The most values a plan may hold once its aliases are expanded; real
-/// plans hold hundreds.
-const MAX_NODES: usize = 100_000;
+/// The builder and everything downstream recurse, so absurd nesting is
+/// refused instead of overflowing the stack; an alias bomb is refused before
+/// it fills the memory. The limits every YAML file amplifier reads is held to.
+use amplifier_yaml::{MAX_DEPTH, MAX_VALUES as MAX_NODES};
 
 /// A 1-based line and column in one of the files a plan was read from
 /// (a bundle's includes are several files).

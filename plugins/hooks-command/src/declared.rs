@@ -15,11 +15,36 @@ const CLAUDE_EVENTS: &[(&str, &[&str])] = &[
     ("PreToolUse", &[events::TOOL_PRE]),
     ("PostToolUse", &[events::TOOL_POST]),
     ("PostToolUseFailure", &[events::TOOL_ERROR]),
+    ("PermissionRequest", &[events::APPROVAL_REQUIRED]),
+    ("PermissionDenied", &[events::APPROVAL_DENIED]),
     ("UserPromptSubmit", &[events::PROMPT_SUBMIT]),
+    ("Notification", &[events::USER_NOTIFICATION]),
     ("SessionStart", &[events::SESSION_START, events::SESSION_RESUME]),
     ("SessionEnd", &[events::SESSION_END]),
+    ("SubagentStart", &[events::SESSION_FORK]),
     ("Stop", &[events::PROMPT_COMPLETE]),
     ("PreCompact", &[events::CONTEXT_PRE_COMPACT]),
+    ("PostCompact", &[events::CONTEXT_POST_COMPACT]),
+];
+
+/// The rest of Claude Code's and codex's hook events: nothing in amplifier
+/// happens at these moments, so their hooks are accepted and never run. A
+/// hooks file written for Claude loads with them; a warning names each.
+const NEVER_FIRED: &[&str] = &[
+    "SubagentStop",
+    "StopFailure",
+    "Setup",
+    "InstructionsLoaded",
+    "TaskCreated",
+    "TaskCompleted",
+    "TeammateIdle",
+    "ConfigChange",
+    "CwdChanged",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "Elicitation",
+    "ElicitationResult",
 ];
 
 /// Claude Code's names for the standard tools, so a matcher written for
@@ -58,8 +83,14 @@ impl EventPattern {
 
     /// Whether every event this reaches has no tool or session source for a matcher to test.
     fn has_no_subject(&self) -> bool {
-        !self.0.ends_with('*') && !self.0.starts_with("tool:") && session_source(&self.0).is_none()
+        !self.0.ends_with('*') && !names_a_tool(&self.0) && session_source(&self.0).is_none()
     }
+}
+
+/// Events whose data names the tool they concern: a tool's own, and the
+/// approvals asked for a tool call.
+fn names_a_tool(event: &str) -> bool {
+    event.starts_with("tool:") || event.starts_with("approval:")
 }
 
 /// Claude's `source` of a session event: what a `SessionStart` matcher tests.
@@ -95,7 +126,7 @@ impl Hook {
         if let Some(source) = session_source(event) {
             return matcher.is_match(source);
         }
-        let Some(tool) = data.get("tool_name").and_then(Value::as_str).filter(|_| event.starts_with("tool:")) else {
+        let Some(tool) = data.get("tool_name").and_then(Value::as_str).filter(|_| names_a_tool(event)) else {
             return false;
         };
         let claude = CLAUDE_TOOLS.iter().find(|(ours, _)| *ours == tool).map(|(_, theirs)| *theirs);
@@ -137,36 +168,68 @@ impl Declared {
                 Events::Many(_) => format!("event[{index}]"),
             };
             hooks.extend(
-                hooks_for(name, self.matcher.as_deref(), &self.command, timeout).map_err(|(on_event, message)| {
-                    format!("{}: {message}", if on_event { &field } else { "matcher" })
-                })?,
+                hooks_for(name, self.matcher.as_deref(), &self.command, timeout, false).map_err(
+                    |(on_event, message)| format!("{}: {message}", if on_event { &field } else { "matcher" }),
+                )?,
             );
         }
         Ok(hooks)
     }
 }
 
+/// The message for event names that are neither amplifier's nor Claude Code's.
+fn unknown_events(names: &[&str]) -> String {
+    let known: Vec<&str> = CLAUDE_EVENTS.iter().map(|(claude, _)| *claude).chain(NEVER_FIRED.iter().copied()).collect();
+    let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    format!(
+        "unknown event{} {}: name an amplifier event (`tool:pre`, a prefix such as `tool:*`, or `*`) or one of Claude Code's: {}",
+        if names.len() > 1 { "s" } else { "" },
+        names.join(", "),
+        known.join(", ")
+    )
+}
+
+fn is_known(name: &str) -> bool {
+    name.contains(':')
+        || name.ends_with('*')
+        || CLAUDE_EVENTS.iter().any(|(claude, _)| *claude == name)
+        || NEVER_FIRED.contains(&name)
+}
+
 /// The hooks for one declared event name; an error says whether the event
-/// (`true`) or the matcher is at fault.
-fn hooks_for(name: &str, matcher: Option<&str>, command: &str, timeout: Duration) -> Result<Vec<Hook>, (bool, String)> {
+/// (`true`) or the matcher is at fault. `from_a_file`: the hook comes from a
+/// file written for Claude Code or codex, where a matcher may test what
+/// amplifier's event does not carry (a notification's type, a compaction's
+/// trigger); such a hook is left out with a warning instead of failing the
+/// file, as it never fires here.
+fn hooks_for(
+    name: &str,
+    matcher: Option<&str>,
+    command: &str,
+    timeout: Duration,
+    from_a_file: bool,
+) -> Result<Vec<Hook>, (bool, String)> {
     let events: Vec<EventPattern> = if name.contains(':') || name.ends_with('*') {
         vec![EventPattern(name.to_owned())]
     } else if let Some((_, ours)) = CLAUDE_EVENTS.iter().find(|(claude, _)| *claude == name) {
         ours.iter().map(|event| EventPattern((*event).to_owned())).collect()
+    } else if NEVER_FIRED.contains(&name) {
+        tracing::warn!("hooks-command: `{name}` hooks never run: amplifier has no such moment (`{command}`)");
+        return Ok(Vec::new());
     } else {
-        let known: Vec<&str> = CLAUDE_EVENTS.iter().map(|(claude, _)| *claude).collect();
-        return Err((
-            true,
-            format!(
-                "unknown event `{name}`: name an amplifier event (`tool:pre`, a prefix such as `tool:*`, or `*`) or one of Claude Code's: {}",
-                known.join(", ")
-            ),
-        ));
+        return Err((true, unknown_events(&[name])));
     };
     let matcher = match matcher.map(str::trim) {
         None | Some("" | "*") => None,
         Some(pattern) => {
             if let Some(event) = events.iter().find(|event| event.has_no_subject()) {
+                if from_a_file {
+                    tracing::warn!(
+                        "hooks-command: a `{name}` hook with matcher `{pattern}` never runs: `{}` has no tool or source to match (`{command}`)",
+                        event.0
+                    );
+                    return Ok(Vec::new());
+                }
                 return Err((
                     false,
                     format!(
@@ -201,6 +264,11 @@ pub fn from_file(path: &Path, text: &str, default_timeout: Duration) -> Result<V
     let file: Value = serde_json::from_str(text).map_err(|err| format!("{}: not JSON: {err}", path.display()))?;
     let Some(by_event) = file.get("hooks") else { return Ok(Vec::new()) };
     let by_event = by_event.as_object().ok_or_else(|| at("hooks", "must be an object of event names".into()))?;
+    // All at once: a file refused for one name at a time takes as many tries.
+    let unknown: Vec<&str> = by_event.keys().map(String::as_str).filter(|name| !is_known(name)).collect();
+    if !unknown.is_empty() {
+        return Err(at("hooks", unknown_events(&unknown)));
+    }
     let mut hooks = Vec::new();
     for (name, groups) in by_event {
         let groups = groups.as_array().ok_or_else(|| at(&format!("hooks.{name}"), "must be a list".into()))?;
@@ -220,10 +288,13 @@ pub fn from_file(path: &Path, text: &str, default_timeout: Duration) -> Result<V
                 let field = format!("{field}.hooks[{c}]");
                 let kind = command.get("type").and_then(Value::as_str).unwrap_or("command");
                 if kind != "command" {
-                    return Err(at(
-                        &format!("{field}.type"),
-                        format!("`{kind}` hooks are not supported, only `command` ones"),
-                    ));
+                    // Claude's `prompt`, `agent` and `http` hooks: the file is
+                    // still read, and its command hooks still run.
+                    tracing::warn!(
+                        "{}: {field}.type: `{kind}` hooks never run here, only `command` ones",
+                        path.display()
+                    );
+                    continue;
                 }
                 let line = command
                     .get("command")
@@ -238,7 +309,7 @@ pub fn from_file(path: &Path, text: &str, default_timeout: Duration) -> Result<V
                         )?
                     }
                 };
-                hooks.extend(hooks_for(name, matcher, line, timeout).map_err(|(on_event, message)| {
+                hooks.extend(hooks_for(name, matcher, line, timeout, true).map_err(|(on_event, message)| {
                     at(&if on_event { format!("hooks.{name}") } else { format!("{group_field}.matcher") }, message)
                 })?);
             }

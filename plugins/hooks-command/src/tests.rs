@@ -107,17 +107,12 @@ fn a_hooks_file_in_claudes_format_is_read_and_its_mistakes_named() {
 
     let cases = [
         (
-            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}"#,
-            "hooks.PreToolUse[0].hooks[0].type: `prompt` hooks are not supported",
-        ),
-        (
             r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}}"#,
             "hooks.PreToolUse[0].hooks[0].command: must be a non-empty string",
         ),
-        (r#"{"hooks": {"Notify": [{"hooks": [{"command": "true"}]}]}}"#, "hooks.Notify: unknown event `Notify`"),
         (
-            r#"{"hooks": {"Stop": [{"matcher": "x", "hooks": [{"command": "true"}]}]}}"#,
-            "hooks.Stop[0].matcher: `x` cannot apply",
+            r#"{"hooks": {"Notify": [{"hooks": [{"command": "true"}]}], "Stop": [], "AfterTool": []}}"#,
+            "hooks: unknown events `AfterTool`, `Notify`: name an amplifier event",
         ),
         (
             r#"{"hooks": {"Stop": [{"hooks": [{"command": "true", "timeout": -1}]}]}}"#,
@@ -130,6 +125,66 @@ fn a_hooks_file_in_claudes_format_is_read_and_its_mistakes_named() {
         let message = err(hooks(json!({"files": [file.display().to_string()]})));
         assert!(message.contains(&format!("{}: ", file.display())) && message.contains(expected), "{message}");
     }
+}
+
+/// A settings file as Claude Code users have them: every event of Claude's
+/// current spec loads; those amplifier has a moment for run there, the
+/// rest (and `prompt` hooks, and matchers on what amplifier's event does not
+/// carry) are left out with a warning, and the file's policy hooks stay.
+#[test]
+fn a_real_claude_settings_file_loads_with_every_event_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("settings.json");
+    let group = |matcher: &str, command: &str| json!([{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]);
+    let mut by_event = serde_json::Map::new();
+    for (event, matcher) in [
+        ("PreToolUse", "Bash"),
+        ("PermissionRequest", "Bash|Edit"),
+        ("PermissionDenied", ""),
+        ("Notification", ""),
+        ("SubagentStart", ""),
+        ("SubagentStop", ""),
+        ("PostCompact", ""),
+        ("Setup", ""),
+        ("TeammateIdle", ""),
+        ("WorktreeCreate", ""),
+    ] {
+        by_event.insert(event.to_owned(), group(matcher, &format!("echo {event}")));
+    }
+    // Claude tests a notification's type; amplifier's carries none.
+    by_event.insert("Stop".into(), group("", "echo Stop"));
+    by_event["Notification"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"matcher": "idle_prompt", "hooks": [{"command": "echo idle"}]}));
+    by_event["PreToolUse"][0]["hooks"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "prompt", "prompt": "Is this safe?"}));
+    std::fs::write(&file, json!({"permissions": {"allow": []}, "hooks": by_event}).to_string()).unwrap();
+
+    let mounted = hooks(json!({"files": [file.display().to_string()], "project_file": false})).unwrap();
+    let mut declared: Vec<(&str, &str)> =
+        mounted.hooks.iter().map(|hook| (hook.declared_as.as_str(), hook.event.0.as_str())).collect();
+    declared.sort();
+    assert_eq!(
+        declared,
+        [
+            ("Notification", "user:notification"),
+            ("PermissionDenied", "approval:denied"),
+            ("PermissionRequest", "approval:required"),
+            ("PostCompact", "context:post_compact"),
+            ("PreToolUse", "tool:pre"),
+            ("Stop", "prompt:complete"),
+            ("SubagentStart", "session:fork"),
+        ]
+    );
+    // A permission hook's matcher tests the tool the approval is about.
+    let request = mounted.hooks.iter().find(|hook| hook.declared_as == "PermissionRequest").unwrap();
+    let about = |tool: &str| json!({"tool_name": tool, "prompt": "Allow?"}).as_object().unwrap().clone();
+    assert!(request.applies_to("approval:required", &about("bash")));
+    assert!(request.applies_to("approval:required", &about("edit_file")));
+    assert!(!request.applies_to("approval:required", &about("read_file")));
 }
 
 async fn handle(mounted: &CommandHooks, event: &str, data: JsonMap) -> HookResult {

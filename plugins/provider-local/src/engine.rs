@@ -108,7 +108,8 @@ pub enum Failure {
 }
 
 impl Engine {
-    pub fn context_window(&self) -> u32 {
+    /// The context the model was trained with: the most `n_ctx` may be.
+    pub fn trained_context(&self) -> u32 {
         self.model.n_ctx_train()
     }
 

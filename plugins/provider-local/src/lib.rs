@@ -70,13 +70,23 @@ struct LocalProvider {
     act_first: bool,
 }
 
+impl LocalProvider {
+    /// The window requests must fit: `n_ctx`, at most the model's own. Given
+    /// to the context as the model's (not the 32,768 tokens Qwen was trained
+    /// with), so that it compacts a history before the prompt outgrows
+    /// `n_ctx`, which generation refuses.
+    fn context_window(&self) -> u32 {
+        self.settings.n_ctx.min(self.engine.trained_context())
+    }
+}
+
 impl Provider for LocalProvider {
     fn info(&self) -> ProviderInfo {
         let mut defaults = JsonMap::new();
         defaults.insert("model".into(), json!(self.model_name));
         defaults.insert("max_tokens".into(), json!(self.settings.max_tokens));
         // What a context derives its budget from (upstream's model info).
-        defaults.insert("context_window".into(), json!(self.engine.context_window()));
+        defaults.insert("context_window".into(), json!(self.context_window()));
         defaults.insert("max_output_tokens".into(), json!(self.settings.max_tokens));
         defaults.insert("n_threads".into(), json!(self.settings.n_threads));
         ProviderInfo {
@@ -92,7 +102,7 @@ impl Provider for LocalProvider {
         Ok(vec![ModelInfo {
             id: self.model_name.clone(),
             display_name: self.model_name.clone(),
-            context_window: u64::from(self.engine.context_window()),
+            context_window: u64::from(self.context_window()),
             max_output_tokens: u64::from(self.settings.max_tokens),
             capabilities: vec!["tools".to_owned(), "streaming".to_owned()],
             ..ModelInfo::default()
@@ -114,7 +124,14 @@ impl Provider for LocalProvider {
         let details = json!({"message_count": request.messages.len(), "tool_count": tools.len(), "stream": true});
         let call = LlmCall::start(&self.host, PROVIDER, &self.model_name, details).await;
         let quiet = request.stream == Some(false);
-        let outcome = self.generate(turns, settings, (&tools, forced), (&stream, quiet)).await;
+        let constraint = match amplifier_models::grammar::tool_calls(&tools) {
+            Some(grammar) => Some(engine::Constraint { grammar, from_start: forced }),
+            None if request.messages.iter().any(|m| m.role == Role::Tool) => {
+                Some(engine::Constraint { grammar: amplifier_models::grammar::NO_CALL.to_owned(), from_start: true })
+            }
+            None => None,
+        };
+        let outcome = self.generate(turns, settings, (&tools, constraint), (&stream, quiet)).await;
         call.finish(&outcome).await;
         outcome
     }
@@ -125,7 +142,7 @@ impl LocalProvider {
         &self,
         turns: Vec<chat::Turn>,
         settings: Generation,
-        (tools, forced): (&[ToolSpec], bool),
+        (tools, grammar): (&[ToolSpec], Option<engine::Constraint>),
         (stream, quiet): (&Stream, bool),
     ) -> ModuleResult<ChatResponse> {
         // Decoding is CPU-bound: it runs on a blocking thread and sends text
@@ -133,8 +150,6 @@ impl LocalProvider {
         // is cancelled (the receiver dropped), decoding stops at the next token.
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
         let engine = self.engine.clone();
-        let grammar = amplifier_models::grammar::tool_calls(tools)
-            .map(|grammar| engine::Constraint { grammar, from_start: forced });
         let worker = tokio::task::spawn_blocking(move || {
             engine.generate(&turns, &settings, grammar.as_ref(), |text| sender.send(text.to_owned()).is_ok())
         });

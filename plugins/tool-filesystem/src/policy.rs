@@ -23,6 +23,7 @@ pub struct Config {
     #[serde(default)]
     pub allowed_write_paths: Option<Vec<PathBuf>>,
     pub denied_paths: Vec<PathBuf>,
+    pub protected_paths: Vec<PathBuf>,
     pub max_file_bytes: u64,
 }
 
@@ -106,6 +107,9 @@ pub struct Policy {
     pub read_roots: Vec<PathBuf>,
     pub write_roots: Vec<PathBuf>,
     pub denied: Vec<PathBuf>,
+    /// Readable, never written: a file written there would configure the
+    /// next run of amplifier or git, outside the sandbox of this one.
+    pub protected: Vec<PathBuf>,
     pub max_file_bytes: u64,
 }
 
@@ -137,7 +141,8 @@ impl Policy {
             None => vec![working_dir.clone()],
         };
         let denied = roots("denied_paths", config.denied_paths)?;
-        Ok(Policy { working_dir, read_roots, write_roots, denied, max_file_bytes: config.max_file_bytes })
+        let protected = roots("protected_paths", config.protected_paths)?;
+        Ok(Policy { working_dir, read_roots, write_roots, denied, protected, max_file_bytes: config.max_file_bytes })
     }
 
     /// A policy for tests: `root` is the working dir and the only read and write root.
@@ -182,6 +187,14 @@ impl Policy {
             return Err(ToolError::denied(format!(
                 "{described} is outside the allowed {} paths ({list})",
                 access.name()
+            )));
+        }
+        if let Some(protected) = self.protected.iter().find(|p| path.starts_with(p)).filter(|_| access == Access::Write)
+        {
+            return Err(ToolError::denied(format!(
+                "{described} is in {}, which configures amplifier or git and is never written by the agent \
+                 (protected_paths); ask the user to make this change",
+                self.display(protected)
             )));
         }
         if access == Access::Read && exists {
@@ -437,6 +450,46 @@ mod tests {
         assert!(policy.check("secrets/other", Access::Write).is_ok());
         assert!(policy.check("subway.txt", Access::Write).is_ok(), "a denied path is a prefix by component");
         assert!(policy.is_denied(&f.root.join("sub/x")));
+    }
+
+    /// What a write there would do outside this run: settings that pick
+    /// the next run's plan or store, hooks files it runs, git hooks run by
+    /// the user's next commit.
+    #[test]
+    fn what_configures_amplifier_or_git_is_read_but_never_written() {
+        let f = fixture();
+        fs::create_dir_all(f.root.join(".amplifier")).unwrap();
+        fs::write(f.root.join(".amplifier/settings.yaml"), "plan: mine.yaml\n").unwrap();
+        fs::create_dir_all(f.root.join(".git/hooks")).unwrap();
+        fs::write(f.root.join(".git/config"), "[core]\n").unwrap();
+        std::os::unix::fs::symlink(f.root.join(".git"), f.root.join("dotgit")).unwrap();
+        let policy = Policy::rooted(&f.root);
+        for path in [
+            ".amplifier/settings.yaml",
+            ".amplifier/settings.local.yaml",
+            ".amplifier/hooks.json",
+            ".amplifier",
+            ".git/hooks/pre-commit",
+            ".git/config",
+            "dotgit/hooks/post-checkout",
+            "sub/../.amplifier/evil.yaml",
+        ] {
+            let message = refused(&policy, path, Access::Write);
+            assert!(
+                message.contains("configures amplifier or git") && message.contains("protected_paths"),
+                "{message}"
+            );
+        }
+        let message = refused(&policy, ".git/hooks/pre-commit", Access::Write);
+        assert!(message.contains(") is in .git/hooks, which configures amplifier or git"), "{message}");
+        assert!(policy.check(".amplifier/settings.yaml", Access::Read).is_ok());
+        for path in [".gitignore", ".git/index", ".amplifierrc", "sub/.amplifier/x", "notes/.git-config"] {
+            assert!(policy.check(path, Access::Write).is_ok(), "{path}");
+        }
+        // The plan may give them to the agent.
+        let config = Config { working_dir: Some(f.root.clone()), protected_paths: Vec::new(), ..Config::defaults() };
+        let open = Policy::from_config(config, Path::new("/")).unwrap();
+        assert!(open.check(".git/hooks/pre-commit", Access::Write).is_ok());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use yaml_rust2::{Yaml, YamlLoader};
+use amplifier_yaml::Yaml;
 
 /// A skill directory is found this deep beneath a skills directory at most
 /// (collections group skills by category).
@@ -61,7 +61,7 @@ pub fn read(file: &Path) -> Result<Skill, String> {
         Some(line) => format!("{}:{line}: {message}", file.display()),
         None => format!("{}: {message}", file.display()),
     };
-    let text = std::fs::read_to_string(file).map_err(|err| at(None, format!("cannot read: {err}")))?;
+    let text = amplifier_yaml::read_file(file).map_err(|err| at(None, format!("cannot read: {err}")))?;
     let first_line = FIRST_LINE;
     let (frontmatter, _) = split(&text).ok_or_else(|| {
         at(
@@ -69,13 +69,10 @@ pub fn read(file: &Path) -> Result<Skill, String> {
             "no frontmatter: the file must open with a `---` line, `name:` and `description:`, and `---`".into(),
         )
     })?;
-    let documents = YamlLoader::load_from_str(frontmatter).map_err(|err| {
-        at(
-            Some(first_line + err.marker().line().saturating_sub(1)),
-            format!("the frontmatter is not YAML: {}", err.info()),
-        )
+    let document = amplifier_yaml::load(frontmatter).map_err(|err| {
+        at(Some(first_line + err.line.saturating_sub(1)), format!("the frontmatter: {}", err.message))
     })?;
-    let Some(Yaml::Hash(fields)) = documents.into_iter().next() else {
+    let Yaml::Hash(fields) = document else {
         return Err(at(Some(first_line), "the frontmatter must be a map with `name` and `description`".into()));
     };
     let line_of = |key: &str| {

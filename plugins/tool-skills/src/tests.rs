@@ -38,12 +38,18 @@ fn a_skill_file_is_read_with_its_metadata_and_body() {
 #[test]
 fn a_broken_skill_file_is_named_with_its_line_and_field() {
     let dir = tempfile::tempdir().unwrap();
+    let mut alias_bomb = "name: x\ndescription: d\na0: &a0 [l, l, l, l, l, l, l, l, l]".to_owned();
+    for level in 1..9 {
+        alias_bomb.push_str(&format!("\na{level}: &a{level} [{}]", vec![format!("*a{}", level - 1); 9].join(", ")));
+    }
     let cases = [
         ("no-front", None, "# just markdown", ":1: no frontmatter"),
         ("no-description", Some("name: x"), "", ":2: `description` is missing"),
         ("bad-name", Some("description: d\nname: Big Name"), "", ":3: `name` `Big Name` may hold only lowercase"),
         ("list-name", Some("name: [a]\ndescription: d"), "", ":2: `name` must be non-empty text"),
-        ("bad-yaml", Some("name: x\ndescription: \"open"), "", "the frontmatter is not YAML"),
+        ("bad-yaml", Some("name: x\ndescription: \"open"), "", "the frontmatter: invalid YAML"),
+        // An alias bomb, refused at the alias that crosses the limit (line 9), not expanded.
+        ("bomb", Some(alias_bomb.as_str()), "", ":9: the frontmatter: the document expands to more than 100000 values"),
     ];
     for (folder, frontmatter, body, expected) in cases {
         let file = match frontmatter {
