@@ -84,6 +84,15 @@ fn main() {
     }
     // For the test that checks the layout (tests/run.rs), which expects it
     // where rustc's own choice of linker is LLD's.
+    // The symbol table only names frames in a backtrace, and is a fifth of
+    // the binary (11.5 of 61.5 MB). It goes at this final link, where no
+    // crate's symbol hashes change: a profile `strip` would change them all,
+    // and the start-up order names functions by them. AMPLIFIER_KEEP_SYMBOLS
+    // keeps it (`cargo xtask startup-order`, symbolised backtraces).
+    println!("cargo::rerun-if-env-changed=AMPLIFIER_KEEP_SYMBOLS");
+    if var("PROFILE") == "release" && std::env::var_os("AMPLIFIER_KEEP_SYMBOLS").is_none() {
+        println!("cargo::rustc-link-arg-bins=-Wl,--strip-all");
+    }
     let linker_chosen = !var("RUSTC_LINKER").is_empty() || var("CARGO_ENCODED_RUSTFLAGS").contains("link");
     println!("cargo::rustc-env=AMPLIFIER_STARTUP_ORDER_LINKED={ordered}");
     println!("cargo::rustc-env=AMPLIFIER_STARTUP_RODATA_LINKED={gathered}");

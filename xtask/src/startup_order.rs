@@ -32,9 +32,10 @@ pub const RODATA_SCRIPT: &str = "crates/cli/startup-rodata.ld";
 /// when left out of the order.
 const RUNS: usize = 10;
 const TRACER: &str = include_str!("startup_order/trace.c");
-/// The release profile strips the symbol table (the root `Cargo.toml`);
-/// the tracer and the map are read by function name, so these builds keep it.
-const KEEP_SYMBOLS: (&str, &str) = ("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
+/// Release builds drop the symbol table at the final link
+/// (`crates/cli/build.rs`); the tracer and the map are read by function
+/// name, so these builds keep it (a relink, the same code).
+const KEEP_SYMBOLS: (&str, &str) = ("AMPLIFIER_KEEP_SYMBOLS", "1");
 
 pub fn run(root: &Path) -> Result<()> {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
@@ -248,7 +249,7 @@ pub fn coverage(root: &Path, binary: &Path) -> Result<(usize, usize)> {
     let functions = functions(binary)?;
     if functions.is_empty() {
         return Err(format!(
-            "{} has no symbol table (the release profile strips it; build with {}={} to check)",
+            "{} has no symbol table (release builds drop it; build with {}={} to check)",
             binary.display(),
             KEEP_SYMBOLS.0,
             KEEP_SYMBOLS.1
