@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use common::*;
 use serde_json::Value;
@@ -77,23 +76,8 @@ fn rules_approve_deny_and_ask_and_without_a_terminal_the_default_applies() {
     assert!(tool_result(dir.path()).contains("secret plan"));
 }
 
-/// `amplifier run` in a pseudo-terminal, `answers` typed into it.
 fn run_in_terminal(dir: &Path, answers: &str) -> String {
-    // `exec`: no shell in between to take the terminal's signals.
-    let command = format!("exec {} run --plan plan.yaml go", env!("CARGO_BIN_EXE_amplifier"));
-    let mut script = Command::new("script")
-        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
-        .current_dir(dir)
-        .env("AMPLIFIER_HOME", amplifier_home())
-        .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("util-linux `script`");
-    script.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
-    let output = script.wait_with_output().unwrap();
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    in_terminal(dir, "run --plan plan.yaml go", answers)
 }
 
 #[test]

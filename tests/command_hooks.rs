@@ -46,6 +46,8 @@ fn project_and_plan_commands_deny_a_tool_add_context_and_report_failures() {
         {event: UserPromptSubmit, command: "echo 'The build is green.'"},
         {event: prompt:complete, command: "echo 'disk full' >&2; exit 1"}]}"#;
     write_plan(dir.path(), config);
+    let trusted = amplifier(dir.path()).args(["trust", ".amplifier/hooks.json"]).output().unwrap();
+    assert!(trusted.status.success(), "{}", stderr(&trusted));
     let output = amplifier(dir.path()).args(["run", "--plan", "plan.yaml", "go"]).output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
 

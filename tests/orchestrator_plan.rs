@@ -988,6 +988,8 @@ fn serve_without_a_plan_serves_the_plan_setting() {
     std::fs::write(dir.path().join("chat.yaml"), plan).unwrap();
     std::fs::create_dir_all(dir.path().join(".amplifier")).unwrap();
     std::fs::write(dir.path().join(".amplifier/settings.yaml"), "plan: chat.yaml\n").unwrap();
+    // The project's plan setting and its plan are used once trusted.
+    assert!(amplifier(dir.path()).arg("trust").output().unwrap().status.success());
     let server = start_server_with(amplifier(dir.path()), &[]);
     let (status, _, body) = http(&server.addr, "POST", "/v1/runs", r#"{"mode": "chat", "message": "hi"}"#);
     assert_eq!(status, 200, "{body}");

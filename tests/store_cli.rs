@@ -98,6 +98,7 @@ fn a_bad_store_is_a_clear_error_without_the_password() {
 
     std::fs::create_dir_all(dir.path().join(".amplifier")).unwrap();
     std::fs::write(dir.path().join(".amplifier/settings.yaml"), format!("store: {url}\n")).unwrap();
+    ok(amp(dir.path()).arg("trust"));
     let config = stdout(&ok(amp(dir.path()).args(["config", "show"])));
     let line = config.lines().find(|line| line.starts_with("store ")).unwrap();
     assert!(line.contains("postgres://nobody:***@") && !config.contains("hunter2"), "{config}");

@@ -143,6 +143,31 @@ pub fn otlp_collector() -> (String, std::sync::mpsc::Receiver<(String, Vec<u8>)>
     (endpoint, bodies)
 }
 
+/// `amplifier ARGS` in a pseudo-terminal (util-linux `script`) in `dir`,
+/// `answers` typed into it; what the terminal showed.
+pub fn in_terminal(dir: &Path, args: &str, answers: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    // `exec`: no shell in between to take the terminal's signals.
+    let command = format!("exec {} {args}", env!("CARGO_BIN_EXE_amplifier"));
+    let mut script = Command::new("script")
+        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
+        .current_dir(dir)
+        .env("AMPLIFIER_HOME", amplifier_home())
+        .env("AMPLIFIER_PLUGIN_PROFILE", "dev")
+        .env_remove("AMPLIFIER_PLAN")
+        .env_remove("AMPLIFIER_STORE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("util-linux `script`");
+    // A command that exits before reading closes the pipe: not a failure.
+    let _ = script.stdin.take().unwrap().write_all(answers.as_bytes());
+    let output = script.wait_with_output().unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

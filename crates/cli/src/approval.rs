@@ -70,7 +70,11 @@ pub struct TerminalApproval {
 impl TerminalApproval {
     pub fn new(project: &Path) -> TerminalApproval {
         let settings = project.join(".amplifier").join("settings.local.yaml");
-        let remembered = read_always_allow(&settings).unwrap_or_else(|err| {
+        let checked = trusted(&settings).and_then(|trusted| match trusted {
+            true => read_always_allow(&settings),
+            false => Err(format!("{} is not trusted (`amplifier trust`)", settings.display())),
+        });
+        let remembered = checked.unwrap_or_else(|err| {
             eprintln!("warning: {err}; remembered approvals are ignored");
             Vec::new()
         });
@@ -96,8 +100,20 @@ impl TerminalApproval {
             return;
         }
         remembered.push(key.to_owned());
+        // The file stays trusted if it was (or is new): the user wrote it, through amplifier.
+        let was_trusted = trusted(&self.settings).unwrap_or(false);
         if let Err(err) = write_always_allow(&self.settings, &remembered) {
             eprintln!("warning: cannot remember the approval: {err}");
+            return;
+        }
+        if was_trusted {
+            let trusted = crate::trust::list().map_err(|err| err.to_string()).and_then(|mut list| {
+                let content = std::fs::read(&self.settings).map_err(|err| err.to_string())?;
+                list.trust_file(&self.settings, &content).map_err(|err| err.to_string())
+            });
+            if let Err(err) = trusted {
+                eprintln!("warning: the approval is remembered, but the file is not trusted: {err}");
+            }
         }
     }
 }
@@ -207,12 +223,24 @@ fn choose(answer: &str, options: &[String]) -> Option<String> {
         .cloned()
 }
 
+/// Whether the user trusts `path` as it is now (a missing file: yes).
+fn trusted(path: &Path) -> Result<bool, String> {
+    let content = match std::fs::read(path) {
+        Ok(content) => content,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
+    };
+    let list = crate::trust::list().map_err(|err| err.to_string())?;
+    Ok(list.verdict(path, &content) == amplifier_trust::Verdict::Trusted)
+}
+
 fn read_always_allow(path: &Path) -> Result<Vec<String>, String> {
     let text = match amplifier_yaml::read_file(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
     };
+
     let settings = parse_yaml(&text).map_err(|err| err.in_file(path))?;
     Ok(settings["approvals"]["always_allow"]
         .as_vec()

@@ -8,7 +8,7 @@
 //! path and hash (and `resume` finds it), and its `amplifier.lock` lives
 //! beside it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
@@ -26,8 +26,14 @@ pub fn choose(explicit: Option<PathBuf>) -> CliResult<PathBuf> {
     if let Some(plan) = explicit {
         return Ok(plan);
     }
-    if let Some(plan) = Settings::load(Path::new(".")).get("plan").and_then(|p| p.as_str()) {
-        return Ok(PathBuf::from(plan));
+    let settings = Settings::current()?;
+    if let Some(plan) = settings.get("plan").and_then(|p| p.as_str()) {
+        let plan = PathBuf::from(plan);
+        if settings.set_by_project("plan") {
+            let untrusted = crate::trust::untrusted_plan(&plan, &settings.source("plan"))?;
+            crate::trust::require(&untrusted.into_iter().collect::<Vec<_>>())?;
+        }
+        return Ok(plan);
     }
     let path = amplifier_loader::amplifier_home().join("default-plan.yaml");
     // A new amplifier's default replaces an older one.

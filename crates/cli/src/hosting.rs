@@ -63,7 +63,7 @@ fn store_config(settings: &Settings) -> CliResult<StoreConfig> {
 }
 
 pub fn open_store() -> CliResult<Store> {
-    store_config(&Settings::load(Path::new(".")))?.open().map_err(CliError::failed)
+    store_config(Settings::current()?)?.open().map_err(CliError::failed)
 }
 
 fn print_notice(notice: Notice) {
@@ -75,13 +75,8 @@ fn print_notice(notice: Notice) {
 
 /// The host options of a terminal front end: notices on stderr.
 pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
-    let settings = Settings::load(Path::new("."));
-    // A settings file left out (unreadable, not YAML, over a limit) or a
-    // key it misspells would otherwise only show in `config show`.
-    for warning in &settings.warnings {
-        eprintln!("warning: {warning}");
-    }
-    let store = store_config(&settings)?;
+    let settings = Settings::current()?;
+    let store = store_config(settings)?;
     // The setting's default is the host's cap; 0 is none.
     let max_tool_result_bytes = settings.limit("tool_results.max_bytes")?.map(|n| n as usize);
     Ok(HostOptions {
@@ -99,6 +94,7 @@ pub fn options(flags: Flags, keep_lock: bool) -> CliResult<HostOptions> {
 
 /// Opens the plan (its warnings printed) and pulls the local models it needs.
 pub fn open(plan_path: &Path, options: HostOptions) -> CliResult<Host> {
+    ask_to_trust_project_hooks(plan_path)?;
     let offline = options.offline;
     let host = Host::open(plan_path, options)?;
     print_warnings(host.warnings());
@@ -106,6 +102,25 @@ pub fn open(plan_path: &Path, options: HostOptions) -> CliResult<Host> {
         crate::model::pull_missing_for(host.plan())?;
     }
     Ok(host)
+}
+
+/// hooks-command refuses an untrusted project hooks file when it mounts;
+/// on a terminal the user is asked first instead, when the plan names the
+/// module (a bundle that brings it in meets the module's refusal).
+fn ask_to_trust_project_hooks(plan_path: &Path) -> CliResult {
+    use std::io::IsTerminal;
+    let hooks = Path::new(crate::trust::PROJECT_HOOKS);
+    if !(std::io::stdin().is_terminal() && hooks.is_file()) {
+        return Ok(());
+    }
+    let names_it = amplifier_yaml::read_file(plan_path).is_ok_and(|text| text.contains("hooks-command"));
+    let Ok(content) = std::fs::read(hooks) else { return Ok(()) };
+    if !names_it {
+        return Ok(());
+    }
+    let effect = "hooks: commands hooks-command runs on the session's events".to_owned();
+    let untrusted = crate::trust::Untrusted::check(&crate::trust::list()?, hooks, content, vec![effect]);
+    crate::trust::require(&untrusted.into_iter().collect::<Vec<_>>())
 }
 
 pub fn print_warnings(diagnostics: &[PlanDiagnostic]) {

@@ -32,6 +32,8 @@ mod steering;
 mod store_cmd;
 mod tool_cmd;
 mod trace_bridge;
+mod trust;
+mod trust_cmd;
 mod update;
 
 use std::process::ExitCode;
@@ -90,6 +92,9 @@ enum Command {
     Continue(session_cmd::ContinueArgs),
     /// The session store itself: `store migrate` copies one into another.
     Store(store_cmd::StoreArgs),
+    /// Trust this project's files to change what runs (settings naming a
+    /// plan, a store or approvals; hooks files), as they are now.
+    Trust(trust_cmd::TrustArgs),
     /// A shell completion script: `amplifier completions bash > ~/.local/share/bash-completion/completions/amplifier`.
     Completions(shell::CompletionsArgs),
     /// Writes the man pages into a directory (`cargo xtask man` runs it).
@@ -173,6 +178,7 @@ fn main() -> ExitCode {
         Some(Command::McpServer(args)) => mcp_server::mcp_server(args),
         Some(Command::Tool(args)) => tool_cmd::run(args),
         Some(Command::Session(args)) => session_cmd::session(args),
+        Some(Command::Trust(args)) => trust_cmd::trust(args),
         Some(Command::Resume(args)) => session_cmd::resume(args),
         Some(Command::Continue(args)) => session_cmd::continue_session(args),
         Some(Command::Store(args)) => store_cmd::run(args),

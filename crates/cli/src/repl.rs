@@ -105,10 +105,8 @@ pub fn repl(plan_path: &Path, options: ReplOptions) -> CliResult {
         hosted.session_id(),
         plan_path.display()
     );
-    let show_usage = crate::settings::Settings::load(Path::new("."))
-        .get("show_token_usage")
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
+    let show_usage =
+        crate::settings::Settings::current()?.get("show_token_usage").and_then(|v| v.as_bool()).unwrap_or(false);
     let mut turns = 0;
     // Steering typed too late for the turn it was meant for.
     let mut pending: Option<String> = None;

@@ -11,12 +11,14 @@
 //! | 5 | environment variables | this shell |
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use amplifier_yaml::YamlError;
 use clap::{Args, Subcommand};
 use yaml_rust2::{Yaml, YamlEmitter};
 
 use crate::error::{CliError, CliResult};
+use crate::trust::{Untrusted, GUARDED_SETTINGS};
 
 /// Every setting: its dotted key, the environment variable that overrides
 /// it, its default, and what it does.
@@ -70,9 +72,42 @@ pub struct Settings {
     pub values: Vec<Setting>,
     /// Problems found (unreadable files, unknown keys), for the user.
     pub warnings: Vec<String>,
+    /// Project files whose [guarded](crate::trust::GUARDED_SETTINGS)
+    /// settings were left out: the user has not trusted them.
+    pub untrusted: Vec<Untrusted>,
 }
 
+static CURRENT: OnceLock<Settings> = OnceLock::new();
+
 impl Settings {
+    /// This directory's settings, read once per process: a project file
+    /// that sets a guarded key is trusted first (asked on a terminal,
+    /// refused elsewhere), and its warnings are printed.
+    pub fn current() -> CliResult<&'static Settings> {
+        if let Some(settings) = CURRENT.get() {
+            return Ok(settings);
+        }
+        let mut settings = Settings::load(Path::new("."));
+        if !settings.untrusted.is_empty() {
+            // The plan they name is asked about in the same question.
+            let mut asked = settings.untrusted.clone();
+            if let Some(plan) = Settings::project_plan(Path::new(".")) {
+                let named_by = asked[0].file.display().to_string();
+                asked.extend(crate::trust::untrusted_plan(&plan, &named_by)?);
+            }
+            crate::trust::require(&asked)?;
+            settings = Settings::load(Path::new("."));
+        }
+        // A settings file left out (unreadable, not YAML, over a limit) or
+        // a key it misspells would otherwise only show in `config show`.
+        for warning in &settings.warnings {
+            eprintln!("warning: {warning}");
+        }
+        Ok(CURRENT.get_or_init(|| settings))
+    }
+
+    /// The settings of the project in `project`, as they are now, leaving
+    /// out the guarded keys of project files the user has not trusted.
     pub fn load(project: &Path) -> Settings {
         let files = [
             amplifier_models::amplifier_home().join("settings.yaml"),
@@ -80,6 +115,8 @@ impl Settings {
             project.join(".amplifier").join("settings.local.yaml"),
         ];
         let mut warnings = Vec::new();
+        let mut untrusted = Vec::new();
+        let trust = crate::trust::list().map_err(|err| warnings.push(err.to_string())).ok();
         let mut values: Vec<Setting> = KNOWN
             .iter()
             .map(|(key, _, default, _)| Setting {
@@ -88,12 +125,31 @@ impl Settings {
                 source: "default".to_owned(),
             })
             .collect();
-        for file in &files {
-            let Some(document) = read(file, &mut warnings) else { continue };
+        for (rank, file) in files.iter().enumerate() {
+            let Some((document, text)) = read(file, &mut warnings) else { continue };
             for key in unknown_keys(&document, "") {
                 warnings.push(format!("{}: unknown setting `{key}` (known: {})", file.display(), known_keys()));
             }
+            let guarded: Vec<String> = GUARDED_SETTINGS
+                .iter()
+                .filter_map(|key| lookup(&document, key).map(|value| format!("{key}: {}", shown(key, value))))
+                .collect();
+            // The user's own file is trusted; a project's, once the user says so.
+            let refused = rank > 0 && !guarded.is_empty() && {
+                let check = trust.as_ref().map(|list| Untrusted::check(list, file, text.into_bytes(), guarded.clone()));
+                match check {
+                    Some(None) => false,
+                    Some(Some(file)) => {
+                        untrusted.push(file);
+                        true
+                    }
+                    None => true,
+                }
+            };
             for setting in values.iter_mut() {
+                if refused && GUARDED_SETTINGS.contains(&setting.key) {
+                    continue;
+                }
                 if let Some(value) = lookup(&document, setting.key) {
                     setting.value = value.clone();
                     setting.source = file.display().to_string();
@@ -109,7 +165,24 @@ impl Settings {
                 setting.source = format!("${var}");
             }
         }
-        Settings { values, warnings }
+        Settings { values, warnings, untrusted }
+    }
+
+    /// The plan a project's settings files name, trusted or not (the later
+    /// file wins), for `amplifier trust` to trust with them.
+    pub fn project_plan(project: &Path) -> Option<PathBuf> {
+        ["settings.local.yaml", "settings.yaml"].iter().find_map(|name| {
+            let (document, _) = read(&project.join(".amplifier").join(name), &mut Vec::new())?;
+            lookup(&document, "plan").and_then(Yaml::as_str).map(PathBuf::from)
+        })
+    }
+
+    /// Whether the setting came from a project's file (not the user's own
+    /// file, the environment or the default).
+    pub fn set_by_project(&self, key: &str) -> bool {
+        let source = self.source(key);
+        source != user_file().display().to_string()
+            && (source.ends_with("settings.yaml") || source.ends_with("settings.local.yaml"))
     }
 
     pub fn get(&self, key: &str) -> Option<&Yaml> {
@@ -144,25 +217,35 @@ impl Settings {
     pub fn render(&self) -> String {
         let mut out = String::new();
         for setting in &self.values {
-            // A string as it is, unquoted: the store's URL is redacted below.
-            let mut value = match &setting.value {
-                Yaml::String(text) => text.clone(),
-                other => inline(other),
-            };
-            if setting.key == "store" {
-                // A PostgreSQL URL may carry a password.
-                value = amplifier_store::redact_url(&value);
-            }
+            // A string as it is, unquoted; a PostgreSQL URL without its password.
+            let value = shown(setting.key, &setting.value);
             out.push_str(&format!("{:<24} {value:<32} ({})\n", setting.key, setting.source));
         }
         for warning in &self.warnings {
             out.push_str(&format!("warning: {warning}\n"));
         }
+        for file in &self.untrusted {
+            out.push_str(&format!("warning: {}: left out until you trust it (`amplifier trust`)\n", file.summary()));
+        }
         out
     }
 }
 
-fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Yaml> {
+/// A value as `config show` and the trust question print it: a store's
+/// URL without its password.
+fn shown(key: &str, value: &Yaml) -> String {
+    let text = match value {
+        Yaml::String(text) => text.clone(),
+        other => inline(other),
+    };
+    match key {
+        "store" => amplifier_store::redact_url(&text),
+        _ => text,
+    }
+}
+
+/// The file's settings and its text, when it exists and holds a mapping.
+fn read(file: &Path, warnings: &mut Vec<String>) -> Option<(Yaml, String)> {
     let text = match amplifier_yaml::read_file(file) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
@@ -173,7 +256,7 @@ fn read(file: &Path, warnings: &mut Vec<String>) -> Option<Yaml> {
     };
     match parse_yaml(&text) {
         Ok(Yaml::Null) => None,
-        Ok(document @ Yaml::Hash(_)) => Some(document),
+        Ok(document @ Yaml::Hash(_)) => Some((document, text)),
         Ok(_) => {
             warnings.push(format!("{}: expected a mapping of settings", file.display()));
             None
@@ -294,6 +377,7 @@ mod tests {
                 setting("events.max_rows", "10000"),
             ],
             warnings: Vec::new(),
+            untrusted: Vec::new(),
         };
         let shown = settings.render();
         assert!(!shown.contains("hunter2"), "{shown}");

@@ -1,7 +1,5 @@
 //! `amplifier store`: the session store itself, whichever backend holds it.
 
-use std::path::Path;
-
 use amplifier_store::{Location, Store};
 use clap::{Args, Subcommand};
 
@@ -52,7 +50,7 @@ fn open(location: &Location) -> CliResult<Store> {
 fn migrate(args: MigrateArgs) -> CliResult {
     let from = match &args.from {
         Some(text) => parse("--from", text)?,
-        None => hosting::store_location(&Settings::load(Path::new(".")))?
+        None => hosting::store_location(Settings::current()?)?
             .unwrap_or_else(|| Location::Sqlite(amplifier_host::StoreConfig::default().dir)),
     };
     let to = parse("--to", &args.to)?;

@@ -48,6 +48,47 @@ use crate::declared::{Declared, EventPattern, Hook};
 /// Characters kept of each of a command's output streams.
 const OUTPUT_LIMIT: usize = 100_000;
 
+/// The project's own hooks file, read when `project_file` is on.
+const PROJECT_FILE: &str = ".amplifier/hooks.json";
+
+/// The largest hooks file read: a checkout's file must not exhaust memory.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+fn read_hooks_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!("larger than {} KiB", MAX_FILE_BYTES / 1024)));
+    }
+    Ok(text)
+}
+
+/// A hooks file the checkout carries (beneath the working directory) runs
+/// its commands only once the user has trusted it as it is: a cloned
+/// repository, or a command the agent ran, could have written it.
+fn check_trust(
+    trust: &amplifier_trust::TrustList,
+    project_dir: &std::path::Path,
+    path: &std::path::Path,
+    text: &str,
+) -> Result<(), String> {
+    let inside =
+        path.canonicalize().is_ok_and(|path| project_dir.canonicalize().is_ok_and(|dir| path.starts_with(dir)));
+    let state = match trust.verdict(path, text.as_bytes()) {
+        _ if !inside => return Ok(()),
+        amplifier_trust::Verdict::Trusted => return Ok(()),
+        amplifier_trust::Verdict::Changed => "changed since you trusted it",
+        amplifier_trust::Verdict::New => "not trusted yet",
+    };
+    Err(format!(
+        "{} is {state}: its hooks would run commands; read it, then run `amplifier trust {}` in {}",
+        path.display(),
+        path.strip_prefix(project_dir).unwrap_or(path).display(),
+        project_dir.display()
+    ))
+}
+
 /// The module's `config`; the loader has filled in `amplifier.toml`'s defaults.
 #[derive(Debug, Deserialize)]
 struct Config {
@@ -80,18 +121,25 @@ impl CommandHooks {
             hooks.extend(declared.hooks(default_timeout).map_err(|err| invalid(format!("hooks[{index}].{err}")))?);
         }
         let home = std::env::var_os("HOME").map(PathBuf::from);
+        let trust = amplifier_trust::TrustList::open().map_err(|err| invalid(err.to_string()))?;
         for file in &config.files {
             let path = amplifier_sandbox::expand_home(file, home.as_deref())
                 .ok_or_else(|| invalid(format!("files: `{file}` starts with `~` but HOME is not set")))?;
             let path = project_dir.join(path);
-            let text = std::fs::read_to_string(&path)
+            let text = read_hooks_file(&path)
                 .map_err(|err| invalid(format!("files: cannot read {}: {err}", path.display())))?;
+            check_trust(&trust, &project_dir, &path, &text).map_err(invalid)?;
             hooks.extend(declared::from_file(&path, &text, default_timeout).map_err(invalid)?);
         }
         if config.project_file {
-            let path = project_dir.join(".amplifier/hooks.json");
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                hooks.extend(declared::from_file(&path, &text, default_timeout).map_err(invalid)?);
+            let path = project_dir.join(PROJECT_FILE);
+            match read_hooks_file(&path) {
+                Ok(text) => {
+                    check_trust(&trust, &project_dir, &path, &text).map_err(invalid)?;
+                    hooks.extend(declared::from_file(&path, &text, default_timeout).map_err(invalid)?);
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(invalid(format!("cannot read {}: {err}", path.display()))),
             }
         }
         Ok(CommandHooks {

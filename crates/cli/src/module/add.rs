@@ -54,7 +54,7 @@ fn locations(given: &[String]) -> CliResult<Vec<String>> {
     if !given.is_empty() {
         return Ok(given.to_vec());
     }
-    let settings = Settings::load(Path::new("."));
+    let settings = Settings::current()?;
     let locations: Vec<String> = match settings.get("module_indexes") {
         Some(Yaml::Array(items)) => items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
         Some(Yaml::String(one)) => vec![one.clone()],
@@ -246,7 +246,7 @@ fn plan_to_edit(explicit: Option<PathBuf>) -> CliResult<(PathBuf, bool)> {
     if let Some(plan) = explicit {
         return Ok((plan, false));
     }
-    if let Some(plan) = Settings::load(Path::new(".")).get("plan").and_then(|p| p.as_str()) {
+    if let Some(plan) = Settings::current()?.get("plan").and_then(|p| p.as_str()) {
         return Ok((PathBuf::from(plan), false));
     }
     let home = amplifier_home();
