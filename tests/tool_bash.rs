@@ -77,16 +77,73 @@ fn a_background_job_returns_at_once_and_dies_with_the_session() {
     assert_eq!(post["event"], "tool:post");
     assert_eq!(post["data"]["result"]["output"]["started"], true);
     let pid = post["data"]["result"]["output"]["pid"].as_u64().unwrap().to_string();
-    // (The job may have been killed before it wrote its pid; `exec` keeps the pid.)
+    // The session's end killed it (the module's state was dropped): the
+    // group's leader, and the shell if it got to write its pid.
+    assert_dies(&pid, "the background job's group leader");
     if let Ok(written) = std::fs::read_to_string(work.path().join("bg.pid")) {
-        assert_eq!(written.trim(), pid);
+        assert_dies(written.trim(), "the background shell");
     }
+}
 
-    // The session's end killed it (the module's state was dropped).
+#[track_caller]
+fn assert_dies(pid: &str, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(5);
-    while alive(&pid) {
-        assert!(Instant::now() < deadline, "background job {pid} outlived the session");
+    while alive(pid) {
+        assert!(Instant::now() < deadline, "{what} ({pid}) is still running");
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn wait_for_file(path: &Path) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(text) = std::fs::read_to_string(path).ok().filter(|text| text.ends_with('\n')) {
+            return text.trim().to_owned();
+        }
+        assert!(Instant::now() < deadline, "{} was never written", path.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// However amplifier ends (SIGKILL, SIGTERM, a closed terminal's SIGHUP),
+/// what its commands started ends too: a background job, a foreground
+/// command, and what that command left running with `&`. A later run
+/// removes a killed run's private TMPDIR.
+#[test]
+fn nothing_a_command_started_outlives_amplifier() {
+    for signal in [libc::SIGKILL, libc::SIGTERM, libc::SIGHUP] {
+        let dir = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let script = r#"[
+          {tool_calls: [{name: bash, arguments: {command: "echo $$ > job.pid; exec sleep 300", run_in_background: true}}]},
+          {tool_calls: [{name: bash, arguments: {command: "echo $TMPDIR > tmp.path; sleep 300 & echo $! > child.pid; echo $$ > fg.pid; sleep 300"}}]},
+          {text: "never"}]"#
+            .replace('\n', " ");
+        std::fs::write(dir.path().join("plan.yaml"), plan_yaml(&scripted(&script), &bash_tool(work.path()), "  []"))
+            .unwrap();
+        let mut amplifier = amplifier(dir.path())
+            .args(["run", "--plan", "plan.yaml", "go"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pids: Vec<String> =
+            ["job.pid", "child.pid", "fg.pid"].iter().map(|f| wait_for_file(&work.path().join(f))).collect();
+        let tmp = wait_for_file(&work.path().join("tmp.path"));
+        assert!(pids.iter().all(|pid| alive(pid)), "{pids:?}");
+        // SAFETY: kill with the pid of the child this test started.
+        unsafe { libc::kill(amplifier.id() as i32, signal) };
+        amplifier.wait().unwrap();
+        for (pid, what) in pids.iter().zip(["a background job", "what a command left running", "a foreground command"])
+        {
+            assert_dies(pid, &format!("{what}, after signal {signal}"));
+        }
+        if signal == libc::SIGKILL && Path::new(&tmp).exists() {
+            let later = run_plan(dir.path(), &plan_yaml(&scripted("[{text: later}]"), &bash_tool(work.path()), "  []"));
+            assert!(later.status.success(), "{}", stderr(&later));
+            assert!(!Path::new(&tmp).exists(), "the killed run's TMPDIR {tmp} is left");
+        }
     }
 }
 

@@ -648,7 +648,9 @@ fn w5() -> Result<Report> {
         prepare.push(started.elapsed());
     }
     let sandbox = Sandbox::new(policy)?;
-    let spawn = |confined: bool| -> Result<Duration> {
+    // `guarded`: under the lifeline's guardian, as tool-bash runs every
+    // command; `confined`: in the sandbox too.
+    let spawn = |guarded: bool, confined: bool| -> Result<Duration> {
         let mut command = Command::new("bash");
         command.arg("-c").arg("true").current_dir(workspace.path()).process_group(0);
         amplifier_sandbox::env::apply(
@@ -656,6 +658,9 @@ fn w5() -> Result<Report> {
             amplifier_sandbox::env::INHERITED.iter().copied(),
             &Default::default(),
         );
+        if guarded {
+            amplifier_sandbox::lifeline::guard(&mut command);
+        }
         if confined {
             sandbox.confine(&mut command);
         }
@@ -667,25 +672,30 @@ fn w5() -> Result<Report> {
         }
         Ok(took)
     };
-    let (mut open, mut confined) = (Vec::new(), Vec::new());
+    let (mut open, mut guarded, mut confined) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        open.push(spawn(false)?);
-        confined.push(spawn(true)?);
+        open.push(spawn(false, false)?);
+        guarded.push(spawn(true, false)?);
+        confined.push(spawn(true, true)?);
     }
-    let (open, confined) = (median(open), median(confined));
+    let (open, guarded, confined) = (median(open), median(guarded), median(confined));
     let prepare = median(prepare);
     Ok(Report {
         text: format!(
-            "W5 `bash -c true` as tool-bash runs it: {} unconfined, {} sandboxed (+{}; median of {RUNS} each, \
-             interleaved); preparing the sandbox {} (median of 10, once per mount)",
+            "W5 `bash -c true`: {} bare, {} under a guardian (+{}; full-access), {} guarded and sandboxed \
+             (+{}; as tool-bash runs it by default; median of {RUNS} each, interleaved); preparing the sandbox {} \
+             (median of 10, once per mount)",
             human(open),
+            human(guarded),
+            human(guarded.saturating_sub(open)),
             human(confined),
-            human(confined.saturating_sub(open)),
+            human(confined.saturating_sub(guarded)),
             human(prepare)
         ),
         json: json!({
             "workload": "W5",
             "unconfined_ns": nanos(open),
+            "guarded_ns": nanos(guarded),
             "sandboxed_ns": nanos(confined),
             "prepare_ns": nanos(prepare),
         }),

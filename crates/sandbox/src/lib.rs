@@ -31,6 +31,7 @@
 mod linux;
 
 pub mod env;
+pub mod lifeline;
 pub mod process;
 
 use std::path::PathBuf;

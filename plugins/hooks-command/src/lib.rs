@@ -174,7 +174,9 @@ impl CommandHooks {
 
     fn command(&self, hook: &Hook, event: &str, data: &JsonMap) -> tokio::process::Command {
         let mut command = tokio::process::Command::new("sh");
-        command.arg("-c").arg(&hook.command).current_dir(&self.project_dir);
+        command.arg("-c").arg(&hook.command).current_dir(&self.project_dir).process_group(0);
+        // A hook's command dies with amplifier, as a tool's does.
+        amplifier_sandbox::lifeline::guard(command.as_std_mut());
         let mut env = self.env.clone();
         let session = data.get("session_id").and_then(Value::as_str).unwrap_or_default();
         let project = self.project_dir.display().to_string();

@@ -24,13 +24,16 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// `bash -c command` in `dir`, in a new process group, stdin from
-    /// /dev/null, with only the allowed environment, confined.
+    /// `bash -c command` in `dir`, in a new process group that dies with
+    /// amplifier, stdin from /dev/null, with only the allowed environment,
+    /// confined.
     fn bash(&self, command: &str) -> Command {
         let mut bash = Command::new("bash");
         bash.arg("-c").arg(command).current_dir(&self.dir).stdin(Stdio::null()).process_group(0);
         let std = bash.as_std_mut();
         amplifier_sandbox::env::apply(std, self.inherit_env.iter().map(String::as_str), &self.env);
+        // Before the sandbox: the guardian stays outside it.
+        amplifier_sandbox::lifeline::guard(std);
         if let Some(sandbox) = &self.sandbox {
             sandbox.confine(std);
         }

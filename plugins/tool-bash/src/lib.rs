@@ -22,16 +22,17 @@
 //! - **Background** (`run_in_background: true`): the command starts
 //!   detached in its own process group, output discarded (redirect it to a
 //!   file to keep it), and `{pid, started: true}` returns at once. The pid
-//!   is also the process group id. Every background process group is
-//!   killed (SIGKILL) when the session ends.
+//!   is the process group id; a signal sent to it reaches the shell. Every
+//!   background process group is killed (SIGKILL) when the session ends.
 //! - **Denied** commands never run: the result is an error naming the rule,
 //!   e.g. ``command not run: denied by safety profile strict: `sudo ls` (privilege escalation)``.
 //!
 //! # Processes
 //!
 //! Every command runs as `bash -c COMMAND` in a **new process group**
-//! (`process_group(0)`) whose id is the shell's pid, and the tool kills
-//! the whole group with `killpg`, never just the shell: on timeout
+//! (`process_group(0)`), led by a guardian that kills the group if
+//! amplifier dies, SIGKILL included (`amplifier_sandbox::lifeline`). The
+//! tool kills the whole group with `killpg`, never just the shell: on timeout
 //! (SIGTERM, then SIGKILL), when a foreground command finishes (anything it
 //! left running with `&` is killed: use `run_in_background` for servers),
 //! when a call is cancelled, and, for background jobs, when the session
@@ -353,6 +354,30 @@ impl Bash {
     }
 }
 
+/// The private `TMPDIR`s: `amplifier-bash-<amplifier's pid>-<random>`.
+const TMPDIR_PREFIX: &str = "amplifier-bash-";
+
+/// Removes the `TMPDIR`s of amplifiers that are gone (killed before they
+/// could remove their own), the user's own only.
+fn remove_stale_tmpdirs(tmp: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(tmp) else { return };
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|name| name.strip_prefix(TMPDIR_PREFIX)?.split('-').next()) else {
+            continue;
+        };
+        let gone = pid.parse::<u32>().is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+        // Not following a link: the entry itself must be our directory.
+        let ours = entry.metadata().is_ok_and(|meta| meta.is_dir() && meta.uid() == uid);
+        if gone && ours {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// The sandbox `config` asks for, what to tell the model about it, and the
 /// private `TMPDIR` (set in `env`) of a workspace-write sandbox.
 fn confine(
@@ -374,8 +399,9 @@ fn confine(
     let mut writable = Vec::new();
     let mut tmp = None;
     if mode == Mode::WorkspaceWrite {
+        remove_stale_tmpdirs(&std::env::temp_dir());
         let dir = tempfile::Builder::new()
-            .prefix("amplifier-bash-")
+            .prefix(&format!("{TMPDIR_PREFIX}{}-", std::process::id()))
             .tempdir()
             .map_err(|err| invalid_config(format!("cannot create the commands' TMPDIR: {err}")))?;
         writable.push(working_dir.to_path_buf());
