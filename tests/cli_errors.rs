@@ -199,9 +199,43 @@ error: source './tool-nowhere': [..]tool-nowhere does not exist
 fn serving_a_public_address_needs_a_token() {
     amplifier(&dir(), &["serve", "--addr", "0.0.0.0:0"]).assert().code(2).stdout_eq("").stderr_eq(str![[r#"
 error: 0.0.0.0:0 is not a loopback address, and no token was given: anyone who reaches it could run the plan's tools
-hint: pass --token (or set AMPLIFIER_SERVE_TOKEN), or serve on 127.0.0.1
+hint: pass --token-file FILE (or set AMPLIFIER_SERVE_TOKEN), or serve on 127.0.0.1
 
 "#]]);
+}
+
+/// A sandboxed command can read amplifier's command line (`/proc/PID/cmdline`),
+/// so no secret may be on it: a store URL with a password and a serve token are
+/// refused before anything runs, each with the way that keeps the secret off it.
+#[test]
+fn secrets_on_the_command_line_are_refused() {
+    let dir = dir();
+    amplifier(&dir, &["--store", "postgres://amp:hunter2@db.internal/sessions", "session", "list"])
+        .assert()
+        .code(2)
+        .stdout_eq("")
+        .stderr_eq(str![[r#"
+error: --store postgres://amp:***@db.internal/sessions: a password on the command line is readable by every process of yours, the commands an agent runs included (/proc/PID/cmdline)
+hint: put the URL in a variable and pass `--store env:NAME`, or set AMPLIFIER_STORE, or `store:` in $AMPLIFIER_HOME/settings.yaml
+
+"#]]);
+    amplifier(&dir, &["store", "migrate", "--to", "postgres://amp@db.internal/s?password=hunter2"])
+        .assert()
+        .code(2)
+        .stderr_eq(str![[r#"
+error: --to postgres://amp@db.internal/s?password=***: a password on the command line is readable by every process of yours, the commands an agent runs included (/proc/PID/cmdline)
+hint: put the URL in a variable and pass `--to env:NAME`, or set AMPLIFIER_STORE, or `store:` in $AMPLIFIER_HOME/settings.yaml
+
+"#]]);
+    amplifier(&dir, &["serve", "--token", "s3cret"]).assert().code(2).stderr_eq(str![[r#"
+error: --token: a token on the command line is readable by every process of yours, the commands an agent runs included (/proc/PID/cmdline)
+hint: write it to a file only you can read and pass --token-file FILE, or set AMPLIFIER_SERVE_TOKEN
+
+"#]]);
+    // `env:NAME` takes the URL from the environment: here a directory store.
+    let store = dir.path().join("from-env");
+    amplifier(&dir, &["--store", "env:MY_STORE", "session", "list"]).env("MY_STORE", &store).assert().success();
+    assert!(store.exists(), "the store named by MY_STORE was opened");
 }
 
 #[test]

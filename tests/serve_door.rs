@@ -60,7 +60,8 @@ fn foreign_hosts_cross_origin_pages_and_non_json_bodies_are_refused() {
 #[test]
 fn a_token_is_required_when_given_and_a_public_address_needs_one() {
     let dir = project();
-    let server = start_server_with(amplifier(dir.path()), &["--plan", "plan.yaml", "--token", "s3cret"]);
+    std::fs::write(dir.path().join("token"), "s3cret\n").unwrap();
+    let server = start_server_with(amplifier(dir.path()), &["--plan", "plan.yaml", "--token-file", "token"]);
     let (status, head, _) = exchange(&server.addr, &post(&server.addr, "", "application/json"));
     assert_eq!(status, 401);
     assert!(head.to_lowercase().contains("www-authenticate: bearer"), "{head}");

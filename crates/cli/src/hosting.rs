@@ -29,9 +29,35 @@ pub struct Flags {
 static STORE_FLAG: OnceLock<Option<String>> = OnceLock::new();
 
 /// `--store`, which wins over the `store` setting (kept here, not put in
-/// the environment: a URL may carry a password).
-pub fn set_store_flag(store: Option<String>) {
+/// the environment of anything amplifier starts).
+pub fn set_store_flag(store: Option<String>) -> CliResult {
+    let store = store.map(|text| command_line_secret("--store", &text)).transpose()?;
     let _ = STORE_FLAG.set(store);
+    Ok(())
+}
+
+/// A store location given on the command line: `env:NAME` is the value of
+/// variable NAME, and a URL with a password is refused. Every process of
+/// the user can read amplifier's command line (`/proc/PID/cmdline`), the
+/// commands an agent runs among them; its environment they cannot
+/// (amplifier is not dumpable, and a command's environment is filtered).
+pub fn command_line_secret(flag: &str, text: &str) -> CliResult<String> {
+    if let Some(name) = text.strip_prefix("env:") {
+        return std::env::var(name)
+            .map_err(|_| CliError::usage(format!("{flag} env:{name}: the variable `{name}` is not set")));
+    }
+    let redacted = amplifier_store::redact_url(text);
+    if redacted != text {
+        return Err(CliError::usage(format!(
+            "{flag} {redacted}: a password on the command line is readable by every process of yours, \
+             the commands an agent runs included (/proc/PID/cmdline)"
+        ))
+        .hint(format!(
+            "put the URL in a variable and pass `{flag} env:NAME`, or set AMPLIFIER_STORE, \
+             or `store:` in $AMPLIFIER_HOME/settings.yaml"
+        )));
+    }
+    Ok(text.to_owned())
 }
 
 /// The store `--store` or the `store` setting names (`None`: the default).

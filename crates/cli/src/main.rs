@@ -165,8 +165,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "otlp")]
         cli.otlp.or_else(|| std::env::var("AMPLIFIER_OTLP_ENDPOINT").ok().filter(|e| !e.is_empty())).as_deref(),
     );
-    hosting::set_store_flag(cli.store);
-    let result = match cli.command {
+    let result = hosting::set_store_flag(cli.store).and_then(|()| match cli.command {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Bundle(args)) => bundle::run(args),
         Some(Command::Init(args)) => default_plan::init(args),
@@ -192,7 +191,7 @@ fn main() -> ExitCode {
         }
         None => Err(CliError::usage("no command given")
             .hint("`amplifier run \"prompt\"` asks an agent (the `plan` setting, or the default plan); see `amplifier --help`")),
-    };
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

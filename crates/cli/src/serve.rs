@@ -79,9 +79,14 @@ pub struct ServeArgs {
     /// Runs at once; more are refused with 503.
     #[arg(long, default_value_t = 4)]
     max_runs: usize,
-    /// Require `Authorization: Bearer TOKEN` (default: $AMPLIFIER_SERVE_TOKEN).
-    /// Required when the address is not loopback.
-    #[arg(long, value_name = "TOKEN")]
+    /// Require `Authorization: Bearer TOKEN`, the token read from this
+    /// file (default: $AMPLIFIER_SERVE_TOKEN). Required when the address is
+    /// not loopback.
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<std::path::PathBuf>,
+    /// Refused: a token on the command line is readable by every process of
+    /// yours. Use --token-file or $AMPLIFIER_SERVE_TOKEN.
+    #[arg(long, value_name = "TOKEN", hide = true)]
     token: Option<String>,
     /// Requests a minute from one client address; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 120)]
@@ -161,9 +166,33 @@ enum Phase {
     Ended,
 }
 
+/// The bearer token: from `--token-file`, else `$AMPLIFIER_SERVE_TOKEN`;
+/// never from the command line, which every process of the user can read.
+fn token(args: &ServeArgs) -> CliResult<Option<String>> {
+    if args.token.is_some() {
+        return Err(CliError::usage(
+            "--token: a token on the command line is readable by every process of yours, \
+             the commands an agent runs included (/proc/PID/cmdline)",
+        )
+        .hint("write it to a file only you can read and pass --token-file FILE, or set AMPLIFIER_SERVE_TOKEN"));
+    }
+    match &args.token_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|err| CliError::usage(format!("--token-file {}: {err}", path.display())))?;
+            let token = text.trim_end_matches(['\n', '\r']).to_owned();
+            if token.is_empty() {
+                return Err(CliError::usage(format!("--token-file {}: the file is empty", path.display())));
+            }
+            Ok(Some(token))
+        }
+        None => Ok(std::env::var("AMPLIFIER_SERVE_TOKEN").ok().filter(|token| !token.is_empty())),
+    }
+}
+
 pub fn serve(args: ServeArgs) -> CliResult {
+    let token = token(&args)?;
     let plan = crate::default_plan::choose(args.plan)?;
-    let token = args.token.clone().or_else(|| std::env::var("AMPLIFIER_SERVE_TOKEN").ok());
     // Refused before anything is built or bound.
     let door = door::Door::new(args.addr, token, args.rate_limit)?;
     let runtime = hosting::runtime()?;

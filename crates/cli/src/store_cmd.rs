@@ -39,7 +39,8 @@ pub fn run(args: StoreArgs) -> CliResult {
 }
 
 fn parse(flag: &str, text: &str) -> CliResult<Location> {
-    Location::parse(text).map_err(|err| CliError::usage(format!("{flag}: {err}")))
+    let text = hosting::command_line_secret(flag, text)?;
+    Location::parse(&text).map_err(|err| CliError::usage(format!("{flag}: {err}")))
 }
 
 fn open(location: &Location) -> CliResult<Store> {

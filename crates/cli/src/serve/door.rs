@@ -54,7 +54,7 @@ impl Door {
             return Err(CliError::usage(format!(
                 "{local} is not a loopback address, and no token was given: anyone who reaches it could run the plan's tools"
             ))
-            .hint("pass --token (or set AMPLIFIER_SERVE_TOKEN), or serve on 127.0.0.1"));
+            .hint("pass --token-file FILE (or set AMPLIFIER_SERVE_TOKEN), or serve on 127.0.0.1"));
         }
         Ok(Door { token, local, rate: rate.max(1), seen: Mutex::default() })
     }
