@@ -15,6 +15,13 @@
 //!   included), and from changing mounts.
 //! - **Network** (seccomp): unless allowed, `socket` fails with `EPERM`
 //!   for every address family but `AF_UNIX`, and `io_uring` is refused.
+//! - **Unix sockets**: connecting to a pathname socket (a database's, a
+//!   container daemon's) is refused but beneath the writable paths and
+//!   [`Policy::unix_sockets`]: by Landlock on Linux 7.1 and later
+//!   (`LANDLOCK_ACCESS_FS_RESOLVE_UNIX`); before that, where Landlock can't
+//!   tell paths apart, `socket(AF_UNIX)` fails with `EPERM` unless the
+//!   policy lists a path, when it is allowed everywhere. `socketpair`
+//!   always works; abstract sockets made outside the sandbox never do.
 //! - **Process tree** (seccomp): `setsid` and `setpgid` fail with `EPERM`,
 //!   so nothing a command starts can leave the process group the tool
 //!   kills at the end.
@@ -97,6 +104,9 @@ pub struct Policy {
     pub hidden: Vec<PathBuf>,
     /// Sockets other than `AF_UNIX` may be opened.
     pub network: bool,
+    /// Where Unix sockets the command may connect to lie (beyond the
+    /// writable paths); see the crate's documentation for older kernels.
+    pub unix_sockets: Vec<PathBuf>,
     /// `RLIMIT_NPROC`: how many processes the user may have. The kernel
     /// counts all of the user's processes and threads, and does not apply
     /// it to root.
@@ -115,7 +125,16 @@ pub struct Support {
     pub seccomp: bool,
 }
 
+/// The first Landlock ABI that confines connecting to pathname Unix
+/// sockets (Linux 7.1).
+pub const LANDLOCK_UNIX_SOCKETS: u32 = 9;
+
 impl Support {
+    /// Landlock tells Unix sockets apart by path.
+    pub fn confines_unix_sockets_by_path(&self) -> bool {
+        self.landlock.is_some_and(|abi| abi >= LANDLOCK_UNIX_SOCKETS)
+    }
+
     /// Files can be confined: Landlock is there.
     pub fn is_enforceable(&self) -> bool {
         self.landlock.is_some() && self.seccomp

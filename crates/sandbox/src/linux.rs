@@ -14,7 +14,7 @@ use crate::{expand_home, Policy, SandboxError, Support, DEVICES, READABLE_DEVICE
 
 /// The newest Landlock ABI this crate asks for; older kernels get what
 /// they support of it (best effort), newer ones nothing more.
-const LANDLOCK_ABI: ABI = ABI::V6;
+const LANDLOCK_ABI: ABI = ABI::V9;
 
 pub fn support() -> Support {
     // SAFETY: with a null attribute and the VERSION flag, the call only
@@ -73,6 +73,7 @@ impl Prepared {
         }
         let read = AccessFs::from_read(LANDLOCK_ABI);
         let all = AccessFs::from_all(LANDLOCK_ABI);
+        let sockets: Vec<PathBuf> = policy.unix_sockets.iter().filter_map(|path| path.canonicalize().ok()).collect();
         let ruleset = Ruleset::default()
             .set_compatibility(CompatLevel::BestEffort)
             .handle_access(all)
@@ -82,11 +83,15 @@ impl Prepared {
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(READABLE_DEVICES, read)))
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&writable, all)))
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(DEVICES, all)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&sockets, AccessFs::ResolveUnix)))
             .map_err(|err| prepare("Landlock ruleset", &err))?;
         let ruleset: Option<OwnedFd> = ruleset.into();
         let ruleset = ruleset.ok_or_else(|| SandboxError::Unsupported(support()))?;
 
-        let seccomp = seccomp_program(policy.network).map_err(|err| prepare("seccomp filter", &err))?;
+        // Where Landlock can't tell Unix sockets apart by path, they are all
+        // closed, or all open once the policy names any.
+        let unix = support().confines_unix_sockets_by_path() || !policy.unix_sockets.is_empty();
+        let seccomp = seccomp_program(policy.network, unix).map_err(|err| prepare("seccomp filter", &err))?;
         let max_processes = policy.max_processes.map(|limit| libc::rlimit { rlim_cur: limit, rlim_max: limit });
         Ok(Prepared { ruleset, seccomp, max_processes })
     }
@@ -182,15 +187,27 @@ fn grant(root: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
 }
 
 /// Denies (`EPERM`) `setsid` and `setpgid`, so the process group holds the
-/// whole tree, and, without `network`, sockets of any family but
-/// `AF_UNIX`, and `io_uring`, whose operations seccomp cannot see.
-fn seccomp_program(network: bool) -> Result<BpfProgram, seccompiler::BackendError> {
+/// whole tree; without `network`, sockets of any family but `AF_UNIX`, and
+/// `io_uring`, whose operations seccomp cannot see; without `unix`,
+/// `AF_UNIX` sockets (`socketpair` is another call, and stays).
+fn seccomp_program(network: bool, unix: bool) -> Result<BpfProgram, seccompiler::BackendError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     rules.insert(libc::SYS_setsid, vec![]);
     rules.insert(libc::SYS_setpgid, vec![]);
+    let family = |op| SeccompCondition::new(0, SeccompCmpArgLen::Dword, op, libc::AF_UNIX as u64);
+    match (network, unix) {
+        (true, true) => {}
+        (true, false) => {
+            rules.insert(libc::SYS_socket, vec![SeccompRule::new(vec![family(SeccompCmpOp::Eq)?])?]);
+        }
+        (false, true) => {
+            rules.insert(libc::SYS_socket, vec![SeccompRule::new(vec![family(SeccompCmpOp::Ne)?])?]);
+        }
+        (false, false) => {
+            rules.insert(libc::SYS_socket, vec![]);
+        }
+    }
     if !network {
-        let not_unix = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, libc::AF_UNIX as u64)?;
-        rules.insert(libc::SYS_socket, vec![SeccompRule::new(vec![not_unix])?]);
         for call in [libc::SYS_io_uring_setup, libc::SYS_io_uring_enter, libc::SYS_io_uring_register] {
             rules.insert(call, vec![]);
         }

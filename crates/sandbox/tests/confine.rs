@@ -140,3 +140,35 @@ fn nothing_leaves_the_process_group_or_signals_outside() {
     assert!(!environ.status.success());
     assert!(environ.stdout.is_empty());
 }
+
+/// A local PostgreSQL server with trust authentication on its Unix socket,
+/// as distributions set it up: connecting made a sandboxed command the
+/// database's superuser, and `COPY … TO PROGRAM` ran as `postgres`, outside.
+/// Refused now, unless the policy names the socket's directory.
+#[test]
+fn a_databases_unix_socket_is_out_of_reach_unless_listed() {
+    let workspace = tempfile::tempdir().unwrap();
+    let server = amplifier_test_postgres::server();
+    let socket = server.socket();
+    let connect = format!(
+        "perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer => shift) or die \"$!\\n\"; print \"connected\\n\"' '{}'",
+        socket.display()
+    );
+    // Outside the sandbox the socket answers: the refusal below is the sandbox's.
+    let open = Command::new("bash").arg("-c").arg(&connect).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&open.stdout), "connected\n", "{}", stderr(&open));
+
+    for network in [false, true] {
+        let refused = run(&sandbox(workspace.path(), network), workspace.path(), &connect);
+        assert!(!refused.status.success(), "connected with network: {network}");
+        let said = stderr(&refused);
+        assert!(said.contains("not permitted") || said.contains("Permission denied"), "{said}");
+    }
+    let listed = Policy {
+        writable: vec![workspace.path().to_path_buf()],
+        unix_sockets: vec![socket.parent().unwrap().to_path_buf()],
+        ..Policy::default()
+    };
+    let allowed = run(&Sandbox::new(listed).unwrap(), workspace.path(), &connect);
+    assert_eq!(String::from_utf8_lossy(&allowed.stdout), "connected\n", "{}", stderr(&allowed));
+}

@@ -27,6 +27,8 @@ const SUPERUSER: &str = "amplifier";
 /// A running server.
 pub struct Server {
     port: u16,
+    /// Where its Unix socket is (`-k`).
+    socket_dir: PathBuf,
     /// Closing this stops the server (see the module docs).
     _stop: Mutex<ChildStdin>,
     _watchdog: Mutex<Child>,
@@ -55,6 +57,9 @@ impl Server {
         if as_root {
             run(Command::new("chown").arg(format!("{SERVER_USER}:")).arg(&dir))?;
         }
+        // As a system's /var/run/postgresql is: anyone may reach the socket.
+        std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .map_err(|err| format!("chmod {}: {err}", dir.display()))?;
         let data = dir.join("data");
         let mut initdb = command(as_root, &bin.join("initdb"));
         initdb.arg("-D").arg(&data).args([
@@ -96,7 +101,7 @@ impl Server {
         BufReader::new(child.stdout.take().expect("stdout is piped"))
             .read_line(&mut started)
             .map_err(|err| format!("postgres watchdog: {err}"))?;
-        let server = Server { port, _stop: Mutex::new(stop), _watchdog: Mutex::new(child) };
+        let server = Server { port, socket_dir: dir, _stop: Mutex::new(stop), _watchdog: Mutex::new(child) };
         server.wait_ready()?;
         Ok(server)
     }
@@ -128,6 +133,11 @@ impl Server {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The server's Unix socket: trust authentication, as the superuser.
+    pub fn socket(&self) -> PathBuf {
+        self.socket_dir.join(format!(".s.PGSQL.{}", self.port))
     }
 }
 

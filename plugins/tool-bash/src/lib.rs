@@ -49,6 +49,8 @@
 //! `writable_paths`; both read only the system directories, `PATH`,
 //! `working_dir` and `readable_paths` (or everything but the secret paths
 //! with `read_everywhere`), open no socket but Unix ones unless `network`,
+//! connect to no Unix socket but beneath the writable paths and
+//! `unix_sockets` (a local database's socket is a way out of any sandbox),
 //! and run without capabilities. Every command gets the allowlisted
 //! environment (`amplifier_sandbox::env::INHERITED`, `inherit_env`, `env`),
 //! whatever the mode. A kernel that can't confine fails the mount, unless
@@ -161,6 +163,7 @@ struct Config {
     network: bool,
     writable_paths: Vec<String>,
     readable_paths: Vec<String>,
+    unix_sockets: Vec<String>,
     read_everywhere: bool,
     #[serde(default)]
     max_processes: Option<u64>,
@@ -425,6 +428,7 @@ fn confine(
         read_everywhere: config.read_everywhere,
         hidden,
         network: config.network,
+        unix_sockets: config.unix_sockets.iter().map(resolve).collect::<ModuleResult<_>>()?,
         max_processes: config.max_processes,
     };
     let network = if config.network { "may" } else { "can't" };
