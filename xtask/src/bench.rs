@@ -647,10 +647,17 @@ fn w5() -> Result<Report> {
         black_box(Sandbox::new(policy.clone())?);
         prepare.push(started.elapsed());
     }
-    let sandbox = Sandbox::new(policy)?;
+    let sandbox = Sandbox::new(policy.clone())?;
+    // tool-bash's default: what configures git and amplifier bind-mounted
+    // read-only in a mount namespace per command.
+    std::fs::create_dir_all(workspace.path().join(".git/hooks"))?;
+    std::fs::create_dir_all(workspace.path().join(".amplifier"))?;
+    std::fs::write(workspace.path().join(".git/config"), "")?;
+    let protected = [".amplifier", ".git/hooks", ".git/config"].map(|path| workspace.path().join(path)).to_vec();
+    let protecting = Sandbox::new(Policy { read_only: protected, ..policy })?;
     // `guarded`: under the lifeline's guardian, as tool-bash runs every
-    // command; `confined`: in the sandbox too.
-    let spawn = |guarded: bool, confined: bool| -> Result<Duration> {
+    // command; `confined`: in the sandbox too (`protecting`'s, with `protect`).
+    let spawn = |guarded: bool, confined: bool, protect: bool| -> Result<Duration> {
         let mut command = Command::new("bash");
         command.arg("-c").arg("true").current_dir(workspace.path()).process_group(0);
         amplifier_sandbox::env::apply(
@@ -662,7 +669,7 @@ fn w5() -> Result<Report> {
             amplifier_sandbox::lifeline::guard(&mut command);
         }
         if confined {
-            sandbox.confine(&mut command);
+            if protect { &protecting } else { &sandbox }.confine(&mut command);
         }
         let started = Instant::now();
         let status = command.status()?;
@@ -672,24 +679,27 @@ fn w5() -> Result<Report> {
         }
         Ok(took)
     };
-    let (mut open, mut guarded, mut confined) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut open, mut guarded, mut confined, mut protected) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        open.push(spawn(false, false)?);
-        guarded.push(spawn(true, false)?);
-        confined.push(spawn(true, true)?);
+        open.push(spawn(false, false, false)?);
+        guarded.push(spawn(true, false, false)?);
+        confined.push(spawn(true, true, false)?);
+        protected.push(spawn(true, true, true)?);
     }
-    let (open, guarded, confined) = (median(open), median(guarded), median(confined));
+    let (open, guarded, confined, protected) = (median(open), median(guarded), median(confined), median(protected));
     let prepare = median(prepare);
     Ok(Report {
         text: format!(
             "W5 `bash -c true`: {} bare, {} under a guardian (+{}; full-access), {} guarded and sandboxed \
-             (+{}; as tool-bash runs it by default; median of {RUNS} each, interleaved); preparing the sandbox {} \
-             (median of 10, once per mount)",
+             (+{}), {} with the protected paths read-only in a mount namespace (+{}; as tool-bash runs it by \
+             default; median of {RUNS} each, interleaved); preparing the sandbox {} (median of 10, once per mount)",
             human(open),
             human(guarded),
             human(guarded.saturating_sub(open)),
             human(confined),
             human(confined.saturating_sub(guarded)),
+            human(protected),
+            human(protected.saturating_sub(confined)),
             human(prepare)
         ),
         json: json!({
@@ -697,6 +707,7 @@ fn w5() -> Result<Report> {
             "unconfined_ns": nanos(open),
             "guarded_ns": nanos(guarded),
             "sandboxed_ns": nanos(confined),
+            "protected_ns": nanos(protected),
             "prepare_ns": nanos(prepare),
         }),
     })

@@ -1,11 +1,11 @@
-//! `cargo xtask fuzz [TARGET]... [--runs N]`: builds the libFuzzer targets
-//! of `fuzz/` with coverage instrumentation on stable Rust (the flags
-//! cargo-fuzz uses with `--sanitizer none`: Rust code needs no sanitizer
-//! to find panics), runs each for N inputs (default 1,000,000) on its
-//! corpus in `fuzz/corpus/<target>` (seeded from `fuzz/seeds/<target>`),
-//! and prints one line per target: inputs run, time, and the crash if one
-//! was found (libFuzzer keeps it in `fuzz/artifacts/<target>/`). Local
-//! only: CI never runs it.
+//! `cargo xtask fuzz [TARGET]... [--runs N | --seconds S]`: builds the
+//! libFuzzer targets of `fuzz/` with coverage instrumentation on stable
+//! Rust (the flags cargo-fuzz uses with `--sanitizer none`: Rust code needs
+//! no sanitizer to find panics), runs each for N inputs (default
+//! 1,000,000) or S seconds on its corpus in `fuzz/corpus/<target>` (seeded
+//! from `fuzz/seeds/<target>`), and prints one line per target: inputs run,
+//! time, and the crash if one was found (libFuzzer keeps it in
+//! `fuzz/artifacts/<target>/`). CI runs every target for a few seconds.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -14,7 +14,7 @@ use std::time::Instant;
 type Result<T, E = Box<dyn std::error::Error>> = std::result::Result<T, E>;
 
 /// Every target of `fuzz/Cargo.toml`.
-pub const TARGETS: &[&str] = &["plan", "ops", "run_request", "hub_frame"];
+pub const TARGETS: &[&str] = &["plan", "ops", "run_request", "hub_frame", "yaml", "hooks_file"];
 
 const RUSTFLAGS: &[&str] = &[
     "-Cpasses=sancov-module",
@@ -28,12 +28,14 @@ const RUSTFLAGS: &[&str] = &[
 ];
 
 pub fn run(root: &Path, args: &[String]) -> Result<()> {
-    let mut runs: u64 = 1_000_000;
+    let mut limit = Limit::Runs(1_000_000);
     let mut targets = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         if arg == "--runs" {
-            runs = args.next().ok_or("--runs needs a number")?.parse().map_err(|_| "--runs needs a number")?;
+            limit = Limit::Runs(args.next().and_then(|n| n.parse().ok()).ok_or("--runs needs a number")?);
+        } else if arg == "--seconds" {
+            limit = Limit::Seconds(args.next().and_then(|n| n.parse().ok()).ok_or("--seconds needs a number")?);
         } else if TARGETS.contains(&arg.as_str()) {
             targets.push(arg.as_str());
         } else {
@@ -69,12 +71,12 @@ pub fn run(root: &Path, args: &[String]) -> Result<()> {
         std::fs::create_dir_all(&corpus)?;
         std::fs::create_dir_all(&artifacts)?;
         let seeds = fuzz.join("seeds").join(target);
-        eprintln!("fuzz: {target}, {runs} inputs");
+        eprintln!("fuzz: {target}, {}", limit.describe());
         let started = Instant::now();
         let output = Command::new(target_dir.join(&triple).join("release").join(target))
             .arg(&corpus)
             .arg(&seeds)
-            .arg(format!("-runs={runs}"))
+            .arg(limit.flag())
             .arg("-max_len=4096")
             .arg("-timeout=10")
             .arg("-print_final_stats=1")
@@ -100,6 +102,29 @@ pub fn run(root: &Path, args: &[String]) -> Result<()> {
         Ok(())
     } else {
         Err(format!("crashes in {}", crashed.join(", ")).into())
+    }
+}
+
+/// How long each target runs.
+#[derive(Clone, Copy)]
+enum Limit {
+    Runs(u64),
+    Seconds(u64),
+}
+
+impl Limit {
+    fn flag(self) -> String {
+        match self {
+            Limit::Runs(runs) => format!("-runs={runs}"),
+            Limit::Seconds(seconds) => format!("-max_total_time={seconds}"),
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Limit::Runs(runs) => format!("{runs} inputs"),
+            Limit::Seconds(seconds) => format!("{seconds} s"),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! - `bench [W1|W2|W3|W4|W5|local-llm|first-run]...`: the performance report (see `bench.rs`).
 //! - `eval [--plan PLAN] [--task ID]...`: the evaluation suite of
 //!   `tests/eval/` (see `eval.rs`).
-//! - `fuzz [TARGET]... [--runs N]`: the libFuzzer targets of `fuzz/` (see `fuzz.rs`).
+//! - `fuzz [TARGET]... [--runs N | --seconds S]`: the libFuzzer targets of `fuzz/` (see `fuzz.rs`).
 //! - `docs`: writes the generated reference pages, `docs/reference/` (see
 //!   `docs.rs`; the CLI's in `cli_reference.rs`).
 //! - `man [DIR]`: writes the man pages (default `target/man`) with the
@@ -34,7 +34,7 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask bench [W1|W2|W3|W4|W5|local-llm|first-run]...
        cargo xtask eval [--plan PLAN] [--task ID]... [--timeout SECONDS] [--json FILE]
-       cargo xtask fuzz [plan|ops|run_request|hub_frame]... [--runs N]
+       cargo xtask fuzz [plan|ops|run_request|hub_frame|yaml|hooks_file]... [--runs N | --seconds S]
        cargo xtask docs
        cargo xtask man [DIR]
        cargo xtask startup-order
@@ -64,11 +64,14 @@ eval: the evaluation suite, tests/eval/suite.toml: each task is a question
   per task. Builds the release binary unless XTASK_AMPLIFIER_BIN names one.
 
 fuzz: builds fuzz/ with libFuzzer coverage instrumentation (stable Rust, no
-  sanitizer) and runs each target N times (default 1000000) on its corpus:
+  sanitizer) and runs each target N times (default 1000000), or S seconds, on
+  its corpus:
   plan         the mount-plan parser
   ops          every host and plugin operation's parameters (JSON round trip)
   run_request  the body of `amplifier serve`'s POST /v1/runs
   hub_frame    a frame a remote service sends the service hub
+  yaml         the bounded YAML reader (settings, skills' frontmatter)
+  hooks_file   a hooks file in Claude Code's and codex's format
   A crash is kept in fuzz/artifacts/<target>/; exit 1 if any target crashed.
 
 man: writes amplifier.1 and a page per subcommand into DIR (default

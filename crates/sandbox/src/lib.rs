@@ -26,6 +26,9 @@
 //!   so nothing a command starts can leave the process group the tool
 //!   kills at the end.
 //! - **Processes** (`RLIMIT_NPROC`), when a limit is set.
+//! - **Read-only paths** beneath writable ones ([`Policy::read_only`]):
+//!   bind-mounted read-only in a mount namespace of the command's own
+//!   (with a user namespace unless root), which Landlock can't express.
 //!
 //! Everything the child does between `fork` and `exec` is a raw system
 //! call on memory prepared by the parent: the parent may have many threads,
@@ -107,6 +110,11 @@ pub struct Policy {
     /// Where Unix sockets the command may connect to lie (beyond the
     /// writable paths); see the crate's documentation for older kernels.
     pub unix_sockets: Vec<PathBuf>,
+    /// Paths beneath the writable ones that stay read-only (what
+    /// configures amplifier or git): bind-mounted read-only in a mount
+    /// namespace of the command's own. Those that don't exist are skipped;
+    /// see [`Sandbox::keeps_read_only`].
+    pub read_only: Vec<PathBuf>,
     /// `RLIMIT_NPROC`: how many processes the user may have. The kernel
     /// counts all of the user's processes and threads, and does not apply
     /// it to root.
@@ -197,6 +205,18 @@ impl Sandbox {
             let _ = policy;
             Err(SandboxError::Unsupported(support))
         }
+    }
+
+    /// Whether the policy's read-only paths are kept read-only: false when
+    /// this machine lets no unprivileged process make a mount namespace
+    /// (user namespaces off, or limited by a security module).
+    pub fn keeps_read_only(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        {
+            !self.inner.read_only_lost
+        }
+        #[cfg(not(target_os = "linux"))]
+        false
     }
 
     /// Makes `command` confine its child before `exec`; if confining fails

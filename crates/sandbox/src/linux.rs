@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use landlock::{Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope, ABI};
 use seccompiler::{
@@ -15,6 +16,10 @@ use crate::{expand_home, Policy, SandboxError, Support, DEVICES, READABLE_DEVICE
 /// The newest Landlock ABI this crate asks for; older kernels get what
 /// they support of it (best effort), newer ones nothing more.
 const LANDLOCK_ABI: ABI = ABI::V9;
+
+mod read_only;
+
+use read_only::ReadOnly;
 
 pub fn support() -> Support {
     // SAFETY: with a null attribute and the VERSION flag, the call only
@@ -39,6 +44,10 @@ pub struct Prepared {
     ruleset: OwnedFd,
     seccomp: BpfProgram,
     max_processes: Option<libc::rlimit>,
+    /// `None` when the policy has no read-only path, or this machine
+    /// allows no mount namespace (then `read_only_lost` says so).
+    read_only: Option<Arc<ReadOnly>>,
+    pub read_only_lost: bool,
 }
 
 impl Prepared {
@@ -93,7 +102,10 @@ impl Prepared {
         let unix = support().confines_unix_sockets_by_path() || !policy.unix_sockets.is_empty();
         let seccomp = seccomp_program(policy.network, unix).map_err(|err| prepare("seccomp filter", &err))?;
         let max_processes = policy.max_processes.map(|limit| libc::rlimit { rlim_cur: limit, rlim_max: limit });
-        Ok(Prepared { ruleset, seccomp, max_processes })
+        let wanted = ReadOnly::new(&policy.read_only).map(Arc::new);
+        let read_only = wanted.clone().filter(ReadOnly::works);
+        let read_only_lost = wanted.is_some() && read_only.is_none();
+        Ok(Prepared { ruleset, seccomp, max_processes, read_only, read_only_lost })
     }
 
     /// Runs in the child between `fork` and `exec`: system calls only.
@@ -101,6 +113,10 @@ impl Prepared {
         // SAFETY: each call gets valid pointers to memory `self` owns or to
         // the stack, or plain integers; none of them allocates.
         unsafe {
+            // Mounting needs the capabilities dropped next.
+            if let Some(read_only) = &self.read_only {
+                read_only.apply()?;
+            }
             drop_capabilities()?;
             if let Some(limit) = &self.max_processes {
                 if libc::setrlimit(libc::RLIMIT_NPROC, limit) != 0 {

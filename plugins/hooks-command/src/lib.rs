@@ -238,6 +238,14 @@ impl HookHandler for CommandHooks {
     }
 }
 
+/// How many hooks a hooks file's text declares, or why it is refused: the
+/// reader a checkout's file meets, for the fuzz target (`fuzz/`).
+#[doc(hidden)]
+pub fn read_hooks_file_text(text: &str) -> Result<usize, String> {
+    let path = std::path::Path::new(PROJECT_FILE);
+    declared::from_file(path, text, Duration::from_secs(60)).map(|hooks| hooks.len())
+}
+
 fn mount(ctx: MountContext) -> ModuleResult<CommandHooks> {
     CommandHooks::new(ctx.module, ctx.config()?)
 }

@@ -163,6 +163,7 @@ struct Config {
     network: bool,
     writable_paths: Vec<String>,
     readable_paths: Vec<String>,
+    protected_paths: Vec<String>,
     unix_sockets: Vec<String>,
     read_everywhere: bool,
     #[serde(default)]
@@ -400,8 +401,10 @@ fn confine(
         Ok::<_, ModuleError>(cwd.join(path))
     };
     let mut writable = Vec::new();
+    let mut read_only = Vec::new();
     let mut tmp = None;
     if mode == Mode::WorkspaceWrite {
+        read_only.extend(config.protected_paths.iter().map(|path| working_dir.join(path)));
         remove_stale_tmpdirs(&std::env::temp_dir());
         let dir = tempfile::Builder::new()
             .prefix(&format!("{TMPDIR_PREFIX}{}-", std::process::id()))
@@ -429,6 +432,7 @@ fn confine(
         hidden,
         network: config.network,
         unix_sockets: config.unix_sockets.iter().map(resolve).collect::<ModuleResult<_>>()?,
+        read_only,
         max_processes: config.max_processes,
     };
     let network = if config.network { "may" } else { "can't" };
@@ -439,9 +443,21 @@ fn confine(
             } else {
                 "write only beneath the working directory and $TMPDIR"
             };
+            let protected = match mode == Mode::WorkspaceWrite && !config.protected_paths.is_empty() {
+                true if sandbox.keeps_read_only() => format!(" (but not {})", config.protected_paths.join(", ")),
+                true => {
+                    tracing::warn!(
+                        "tool-bash: this machine allows no mount namespace, so commands can write {}",
+                        config.protected_paths.join(", ")
+                    );
+                    String::new()
+                }
+                false => String::new(),
+            };
             let confinement = format!(
-                "Commands are sandboxed ({}): they {writes}, read only system and listed directories, and {network} \
-                 use the network; a `Permission denied` or `Operation not permitted` outside them is the sandbox.",
+                "Commands are sandboxed ({}): they {writes}{protected}, read only system and listed directories, and \
+                 {network} use the network; a `Permission denied`, `Read-only file system` or `Operation not \
+                 permitted` outside them is the sandbox.",
                 mode.name()
             );
             Ok((Some(sandbox), confinement, tmp))
