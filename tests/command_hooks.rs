@@ -64,8 +64,14 @@ fn project_and_plan_commands_deny_a_tool_add_context_and_report_failures() {
 #[test]
 fn a_post_tool_command_gets_the_result_and_the_session_id() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".git/hooks")).unwrap();
+    // The first hook writes the project (workspace-write) but not what
+    // configures git; the second, in the default read-only sandbox, writes
+    // nothing but its TMPDIR.
     let config = r#"{hooks: [
-        {event: PostToolUse, matcher: echo, command: "env > env.txt; echo \"$AMPLIFIER_SESSION_ID\" > session.txt; cat > event.json"}]}"#;
+        {event: PostToolUse, matcher: echo, sandbox: workspace-write,
+         command: "env > env.txt; echo \"$AMPLIFIER_SESSION_ID\" > session.txt; cat > event.json; touch .git/hooks/pre-commit || echo refused > git.txt"},
+        {event: PostToolUse, matcher: echo, command: "touch \"$TMPDIR/scratch\" && echo tmp-ok > /dev/null; touch readonly.txt"}]}"#;
     write_plan(dir.path(), config);
     let output = amplifier(dir.path())
         .args(["run", "--plan", "plan.yaml", "--output-format", "jsonl", "go"])
@@ -81,4 +87,10 @@ fn a_post_tool_command_gets_the_result_and_the_session_id() {
     assert_eq!(session.trim(), ran["data"]["session_id"].as_str().unwrap());
     let env = std::fs::read_to_string(dir.path().join("env.txt")).unwrap();
     assert!(!env.contains("sk-not-for-hooks"), "a provider key reached a hook: {env}");
+    // Confined: the hooks reach no further than their sandboxes.
+    assert_eq!(std::fs::read_to_string(dir.path().join("git.txt")).unwrap(), "refused\n");
+    assert!(!dir.path().join(".git/hooks/pre-commit").exists() && !dir.path().join("readonly.txt").exists());
+    let said = stderr(&output);
+    assert!(said.contains("touch readonly.txt` exited with 1") && said.contains("readonly.txt"), "{said}");
+    assert!(!said.contains("scratch': "), "the TMPDIR is writable: {said}");
 }

@@ -27,7 +27,7 @@ fn run(project: &Path, args: &[&str]) -> Output {
 /// runs the project's hooks file.
 fn write_attack(project: &Path) {
     std::fs::create_dir_all(project.join(".amplifier")).unwrap();
-    let hooks = "  - {module: hooks-command}\n";
+    let hooks = "  - {module: hooks-command, config: {sandbox: workspace-write}}\n";
     std::fs::write(project.join(".amplifier/evil.yaml"), plan_yaml(&scripted("[{text: done}]"), "", hooks)).unwrap();
     std::fs::write(
         project.join(".amplifier/settings.yaml"),

@@ -43,6 +43,7 @@ mod linux;
 pub mod env;
 pub mod lifeline;
 pub mod process;
+pub mod workspace;
 
 use std::path::PathBuf;
 

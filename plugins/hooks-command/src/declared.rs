@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use amplifier_sandbox::workspace::Mode;
 use amplifier_sdk::events;
 use amplifier_sdk::prelude::*;
 use regex::Regex;
@@ -112,6 +113,8 @@ pub struct Hook {
     pub matcher: Option<Regex>,
     pub command: String,
     pub timeout: Duration,
+    /// The hook's own sandbox; `None`: the module's.
+    pub sandbox: Option<Mode>,
 }
 
 impl Hook {
@@ -151,6 +154,8 @@ pub struct Declared {
     command: String,
     #[serde(default)]
     timeout: Option<f64>,
+    #[serde(default)]
+    sandbox: Option<Mode>,
 }
 
 impl Declared {
@@ -168,9 +173,11 @@ impl Declared {
                 Events::Many(_) => format!("event[{index}]"),
             };
             hooks.extend(
-                hooks_for(name, self.matcher.as_deref(), &self.command, timeout, false).map_err(
-                    |(on_event, message)| format!("{}: {message}", if on_event { &field } else { "matcher" }),
-                )?,
+                hooks_for(name, self.matcher.as_deref(), &self.command, timeout, false)
+                    .map(|hooks| hooks.into_iter().map(|hook| Hook { sandbox: self.sandbox, ..hook }))
+                    .map_err(|(on_event, message)| {
+                        format!("{}: {message}", if on_event { &field } else { "matcher" })
+                    })?,
             );
         }
         Ok(hooks)
@@ -252,6 +259,7 @@ fn hooks_for(
             matcher: matcher.clone(),
             command: command.to_owned(),
             timeout,
+            sandbox: None,
         })
         .collect())
 }

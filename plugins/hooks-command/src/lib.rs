@@ -7,7 +7,7 @@
 //!     config:
 //!       hooks:
 //!         - {event: tool:pre, matcher: "bash|write_file", command: ./hooks/check.sh, timeout: 10}
-//!         - {event: PostToolUse, command: "jq -c . >> tool-log.jsonl"}
+//!         - {event: PostToolUse, command: "jq -c . >> tool-log.jsonl", sandbox: workspace-write}
 //!       files: [.claude/settings.json]   # hooks in Claude Code's and codex's format
 //! ```
 //!
@@ -16,7 +16,10 @@
 //! `docs/modules/command-hooks.md`.
 //!
 //! A command runs with `sh -c` in the working directory, in a process
-//! group of its own, with the event on stdin as one JSON object: the
+//! group of its own that dies with amplifier, confined as tool-bash's
+//! commands are (`sandbox`: read-only by default, per hook if it says;
+//! `amplifier_sandbox::workspace`), with the event on stdin as one JSON
+//! object: the
 //! event's data, plus `event`, `hook_event_name` (the name the hook was
 //! declared with), `cwd`, and Claude's names for what amplifier calls
 //! otherwise (`tool_use_id`, `tool_response`, `source`). Its environment is
@@ -39,6 +42,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use amplifier_sandbox::workspace::{self, Mode};
+use amplifier_sandbox::Sandbox;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
@@ -99,6 +104,9 @@ struct Config {
     priority: i32,
     inherit_env: Vec<String>,
     env: BTreeMap<String, String>,
+    sandbox: Mode,
+    network: bool,
+    readable_paths: Vec<String>,
 }
 
 struct CommandHooks {
@@ -107,6 +115,74 @@ struct CommandHooks {
     project_dir: PathBuf,
     inherit_env: Vec<String>,
     env: BTreeMap<String, String>,
+    sandboxes: Sandboxes,
+}
+
+/// The sandbox of each confined mode the hooks use, made once at mount,
+/// and their private `TMPDIR`.
+struct Sandboxes {
+    default: Mode,
+    read_only: Option<Sandbox>,
+    workspace_write: Option<Sandbox>,
+    /// Removed with the module.
+    tmp: Option<tempfile::TempDir>,
+}
+
+/// The private `TMPDIRs`: `amplifier-hooks-<amplifier's pid>-<random>`.
+const TMPDIR_PREFIX: &str = "amplifier-hooks-";
+
+impl Sandboxes {
+    /// Prepares the modes `hooks` use (`default` where a hook names none).
+    /// A kernel that can't confine leaves the hooks unconfined, with a
+    /// warning: they are the user's own commands, which ran so before.
+    fn new(hooks: &[Hook], config: &Config, dir: &std::path::Path) -> Result<Sandboxes, String> {
+        let default = config.sandbox;
+        let used = |mode: Mode| hooks.iter().any(|hook| hook.sandbox.unwrap_or(default) == mode);
+        let mut sandboxes = Sandboxes { default, read_only: None, workspace_write: None, tmp: None };
+        if !used(Mode::ReadOnly) && !used(Mode::WorkspaceWrite) {
+            return Ok(sandboxes);
+        }
+        let support = amplifier_sandbox::support();
+        if !support.is_enforceable() {
+            tracing::warn!("hooks-command: {}; hook commands run unconfined", support.describe());
+            return Ok(sandboxes);
+        }
+        let tmp = workspace::private_tmpdir(TMPDIR_PREFIX).map_err(|err| format!("cannot create a TMPDIR: {err}"))?;
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut readable = Vec::new();
+        for path in &config.readable_paths {
+            let path = amplifier_sandbox::expand_home(path, home.as_deref())
+                .ok_or_else(|| format!("readable_paths: `{path}` starts with `~` but HOME is not set"))?;
+            readable.push(dir.join(path));
+        }
+        let extras = workspace::Extras {
+            readable,
+            protected: workspace::PROTECTED_PATHS.iter().map(|path| path.to_string()).collect(),
+            network: config.network,
+            ..workspace::Extras::default()
+        };
+        let prepare = |mode: Mode| -> Result<Option<Sandbox>, String> {
+            if !used(mode) {
+                return Ok(None);
+            }
+            let policy = workspace::policy(mode, dir, Some(tmp.path()), extras.clone()).expect("a confined mode");
+            Sandbox::new(policy).map(Some).map_err(|err| err.to_string())
+        };
+        sandboxes.read_only = prepare(Mode::ReadOnly)?;
+        sandboxes.workspace_write = prepare(Mode::WorkspaceWrite)?;
+        sandboxes.tmp = Some(tmp);
+        Ok(sandboxes)
+    }
+
+    /// The sandbox `hook` runs in, and its `TMPDIR`; `None`: unconfined.
+    fn of(&self, hook: &Hook) -> Option<(&Sandbox, &std::path::Path)> {
+        let sandbox = match hook.sandbox.unwrap_or(self.default) {
+            Mode::ReadOnly => self.read_only.as_ref(),
+            Mode::WorkspaceWrite => self.workspace_write.as_ref(),
+            Mode::FullAccess => None,
+        };
+        sandbox.zip(self.tmp.as_ref().map(tempfile::TempDir::path))
+    }
 }
 
 impl CommandHooks {
@@ -142,12 +218,14 @@ impl CommandHooks {
                 Err(err) => return Err(invalid(format!("cannot read {}: {err}", path.display()))),
             }
         }
+        let sandboxes = Sandboxes::new(&hooks, &config, &project_dir).map_err(invalid)?;
         Ok(CommandHooks {
             hooks,
             priority: config.priority,
             project_dir,
             inherit_env: config.inherit_env,
             env: config.env,
+            sandboxes,
         })
     }
 
@@ -178,6 +256,10 @@ impl CommandHooks {
         // A hook's command dies with amplifier, as a tool's does.
         amplifier_sandbox::lifeline::guard(command.as_std_mut());
         let mut env = self.env.clone();
+        let sandbox = self.sandboxes.of(hook);
+        if let Some((_, tmp)) = sandbox {
+            env.insert("TMPDIR".into(), tmp.display().to_string());
+        }
         let session = data.get("session_id").and_then(Value::as_str).unwrap_or_default();
         let project = self.project_dir.display().to_string();
         env.insert("AMPLIFIER_SESSION_ID".into(), session.to_owned());
@@ -187,6 +269,10 @@ impl CommandHooks {
         let inherit =
             amplifier_sandbox::env::INHERITED.iter().copied().chain(self.inherit_env.iter().map(String::as_str));
         amplifier_sandbox::env::apply(command.as_std_mut(), inherit, &env);
+        // After the guardian, which stays outside the sandbox.
+        if let Some((sandbox, _)) = sandbox {
+            sandbox.confine(command.as_std_mut());
+        }
         command
     }
 

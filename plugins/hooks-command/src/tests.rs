@@ -7,7 +7,13 @@ use super::*;
 
 const MANIFEST: &str = include_str!("../amplifier.toml");
 
-fn hooks(config: Value) -> ModuleResult<CommandHooks> {
+/// Unconfined unless the test says: these tests' scripts and files live in
+/// temporary directories a sandbox rooted here would not let a hook read
+/// (tests/command_hooks.rs runs hooks confined, in a project of their own).
+fn hooks(mut config: Value) -> ModuleResult<CommandHooks> {
+    if let Some(config) = config.as_object_mut() {
+        config.entry("sandbox").or_insert(json!("full-access"));
+    }
     CommandHooks::new("hooks-command", config_with_defaults(MANIFEST, config))
 }
 

@@ -136,7 +136,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use amplifier_sandbox::process::Ending;
-use amplifier_sandbox::{Policy as SandboxPolicy, Sandbox};
+use amplifier_sandbox::workspace::{self, Mode};
+use amplifier_sandbox::Sandbox;
 use amplifier_sdk::prelude::*;
 use serde::Deserialize;
 
@@ -171,25 +172,6 @@ struct Config {
     allow_unsandboxed: bool,
     inherit_env: Vec<String>,
     env: BTreeMap<String, String>,
-}
-
-/// The `sandbox` key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum Mode {
-    ReadOnly,
-    WorkspaceWrite,
-    FullAccess,
-}
-
-impl Mode {
-    fn name(self) -> &'static str {
-        match self {
-            Mode::ReadOnly => "read-only",
-            Mode::WorkspaceWrite => "workspace-write",
-            Mode::FullAccess => "full-access",
-        }
-    }
 }
 
 /// Seconds a call may run when neither it nor the config says.
@@ -361,27 +343,6 @@ impl Bash {
 /// The private `TMPDIR`s: `amplifier-bash-<amplifier's pid>-<random>`.
 const TMPDIR_PREFIX: &str = "amplifier-bash-";
 
-/// Removes the `TMPDIR`s of amplifiers that are gone (killed before they
-/// could remove their own), the user's own only.
-fn remove_stale_tmpdirs(tmp: &Path) {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(entries) = std::fs::read_dir(tmp) else { return };
-    // SAFETY: geteuid has no preconditions.
-    let uid = unsafe { libc::geteuid() };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|name| name.strip_prefix(TMPDIR_PREFIX)?.split('-').next()) else {
-            continue;
-        };
-        let gone = pid.parse::<u32>().is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
-        // Not following a link: the entry itself must be our directory.
-        let ours = entry.metadata().is_ok_and(|meta| meta.is_dir() && meta.uid() == uid);
-        if gone && ours {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-}
-
 /// The sandbox `config` asks for, what to tell the model about it, and the
 /// private `TMPDIR` (set in `env`) of a workspace-write sandbox.
 fn confine(
@@ -400,41 +361,25 @@ fn confine(
             .ok_or_else(|| invalid_config(format!("`{path}` needs HOME, which is not set")))?;
         Ok::<_, ModuleError>(cwd.join(path))
     };
-    let mut writable = Vec::new();
-    let mut read_only = Vec::new();
+    let resolve_all = |paths: &[String]| paths.iter().map(resolve).collect::<ModuleResult<Vec<_>>>();
     let mut tmp = None;
     if mode == Mode::WorkspaceWrite {
-        read_only.extend(config.protected_paths.iter().map(|path| working_dir.join(path)));
-        remove_stale_tmpdirs(&std::env::temp_dir());
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("{TMPDIR_PREFIX}{}-", std::process::id()))
-            .tempdir()
+        let dir = workspace::private_tmpdir(TMPDIR_PREFIX)
             .map_err(|err| invalid_config(format!("cannot create the commands' TMPDIR: {err}")))?;
-        writable.push(working_dir.to_path_buf());
-        writable.push(dir.path().to_path_buf());
-        for path in &config.writable_paths {
-            writable.push(resolve(path)?);
-        }
         env.insert("TMPDIR".into(), dir.path().display().to_string());
         tmp = Some(dir);
     }
-    let mut readable = vec![working_dir.to_path_buf()];
-    for path in &config.readable_paths {
-        readable.push(resolve(path)?);
-    }
-    // The sessions amplifier stores, wherever they are.
-    // (An empty AMPLIFIER_HOME is unset: joined, it would hide the working directory.)
-    let hidden = amplifier_sdk::paths::var("AMPLIFIER_HOME").map(|dir| cwd.join(dir)).into_iter().collect();
-    let policy = SandboxPolicy {
-        writable,
-        readable,
+    let extras = workspace::Extras {
+        writable: resolve_all(&config.writable_paths)?,
+        readable: resolve_all(&config.readable_paths)?,
+        unix_sockets: resolve_all(&config.unix_sockets)?,
+        protected: config.protected_paths.clone(),
         read_everywhere: config.read_everywhere,
-        hidden,
         network: config.network,
-        unix_sockets: config.unix_sockets.iter().map(resolve).collect::<ModuleResult<_>>()?,
-        read_only,
         max_processes: config.max_processes,
     };
+    let policy = workspace::policy(mode, working_dir, tmp.as_ref().map(tempfile::TempDir::path), extras)
+        .expect("a confined mode has a policy");
     let network = if config.network { "may" } else { "can't" };
     match Sandbox::new(policy) {
         Ok(sandbox) => {
