@@ -1,14 +1,15 @@
 //! `read_file`, `write_file`, `edit_file` and `list_dir`.
 
 use std::fmt::Write as _;
-use std::fs;
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+
+use std::io::Read;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Deserialize;
 
-use crate::policy::{Access, Checked, Policy, ToolError};
+use crate::beneath;
+use crate::policy::{has_other_links, Access, Checked, Policy, ToolError};
 
 /// Bytes inspected for a NUL byte to decide a file is binary.
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
@@ -89,7 +90,15 @@ fn read_text_file(policy: &Policy, checked: &Checked, tool: &str) -> Result<Vec<
     if !checked.exists {
         return Err(ToolError::new("NotFound", format!("`{shown}` does not exist")));
     }
-    let meta = fs::metadata(&checked.path).map_err(|err| ToolError::io("read", shown, &err))?;
+    if checked.path.is_dir() {
+        return Err(ToolError::invalid(format!(
+            "`{shown}` is a directory; use list_dir, glob or grep for directories"
+        )));
+    }
+    // Opened as checked, or not at all (see `beneath`); then asked of the
+    // open file, which can't change under us.
+    let file = beneath::open_read(&checked.path).map_err(|err| ToolError::io("open", shown, &err))?;
+    let meta = file.metadata().map_err(|err| ToolError::io("read", shown, &err))?;
     if meta.is_dir() {
         return Err(ToolError::invalid(format!(
             "`{shown}` is a directory; use list_dir, glob or grep for directories"
@@ -98,10 +107,15 @@ fn read_text_file(policy: &Policy, checked: &Checked, tool: &str) -> Result<Vec<
     if !meta.is_file() {
         return Err(ToolError::invalid(format!("`{shown}` is not a regular file")));
     }
+    if has_other_links(&meta) {
+        return Err(ToolError::denied(format!(
+            "`{shown}` has more than one hard link, and its other names may lie outside the allowed paths; \
+             files with more than one link are not read"
+        )));
+    }
     if meta.len() > policy.max_file_bytes {
         return Err(too_large(shown, meta.len(), policy.max_file_bytes));
     }
-    let file = fs::File::open(&checked.path).map_err(|err| ToolError::io("open", shown, &err))?;
     // Read at most one byte past the cap, in case the file grew since `metadata`.
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.take(policy.max_file_bytes.saturating_add(1))
@@ -197,44 +211,26 @@ pub fn write_file(policy: &Policy, input: WriteInput) -> Result<String, ToolErro
     if checked.exists && checked.path.is_dir() {
         return Err(ToolError::invalid(format!("`{shown}` is a directory")));
     }
-    if let Some(parent) = checked.path.parent() {
-        fs::create_dir_all(parent).map_err(|err| ToolError::io("create the parent directories of", shown, &err))?;
-    }
     atomic_write(&checked.path, input.content.as_bytes()).map_err(|err| ToolError::io("write", shown, &err))?;
     let verb = if checked.exists { "Overwrote" } else { "Created" };
     Ok(format!("{verb} `{shown}` ({})", human_size(size)))
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`, so readers see the old content or the new, never a part. An
-/// existing file keeps its permissions.
+/// `path`, so readers see the old content or the new, never a part; missing
+/// parent directories are made, and an existing file keeps its
+/// permissions. Every step is relative to the parent opened as checked.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
-    let (temp, mut file) = loop {
+    loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp: PathBuf = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-        match fs::OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => break (temp, file),
+        let temp = format!(".{name}.{}.{n}.tmp", std::process::id());
+        match beneath::atomic_write(path, bytes, &temp) {
             Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(err) => return Err(err),
+            other => return other,
         }
-    };
-    let result = (|| {
-        file.write_all(bytes)?;
-        if let Some(permissions) = permissions {
-            file.set_permissions(permissions)?;
-        }
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
     }
-    result
 }
 
 /// `edit_file`: replaces `old_string` (which must occur, once unless
@@ -301,10 +297,11 @@ pub fn list_dir(policy: &Policy, input: ListInput) -> Result<String, ToolError> 
     if !checked.path.is_dir() {
         return Err(ToolError::invalid(format!("`{shown}` is not a directory; use read_file for files")));
     }
-    let entries = fs::read_dir(&checked.path).map_err(|err| ToolError::io("list", shown, &err))?;
+    let (_open, entries) = beneath::read_dir(&checked.path).map_err(|err| ToolError::io("list", shown, &err))?;
     let mut names: Vec<String> = entries
         .filter_map(Result::ok)
-        .filter(|entry| !policy.is_denied(&entry.path()))
+        // The entry's path is under /proc/self/fd: its name is what counts.
+        .filter(|entry| !policy.is_denied(&checked.path.join(entry.file_name())))
         .map(|entry| {
             let mut name = entry.file_name().to_string_lossy().into_owned();
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
@@ -330,6 +327,9 @@ pub fn list_dir(policy: &Policy, input: ListInput) -> Result<String, ToolError> 
 mod tests {
     use super::*;
     use crate::policy::Config;
+    use std::ffi::CString;
+    use std::fs;
+    use std::path::PathBuf;
 
     struct Fixture {
         _dir: tempfile::TempDir,
@@ -560,5 +560,64 @@ mod tests {
         let out = list_dir(&f.policy, ListInput { path: None }).unwrap();
         assert_eq!(out.lines().count(), MAX_DIR_ENTRIES + 1);
         assert!(out.ends_with("[output cut: 1000 of 1005 entries shown; use glob to narrow]"));
+    }
+
+    /// A command beside the model swaps a directory with a link to one
+    /// outside (`renameat2(RENAME_EXCHANGE)`), as fast as it can, while the
+    /// model reads and writes in it. Once, 1 read in 1,000 returned the
+    /// outside file and 4 writes in 1,000 landed outside; now a call that
+    /// meets the swap fails, and nothing is read or written outside.
+    #[test]
+    fn swapping_a_directory_for_a_link_never_leads_outside() {
+        let f = fixture();
+        let outside = tempfile::tempdir().unwrap();
+        fs::create_dir(f.root.join("dir")).unwrap();
+        fs::write(f.root.join("dir/f.txt"), "inside").unwrap();
+        fs::write(outside.path().join("f.txt"), "outside").unwrap();
+        std::os::unix::fs::symlink(outside.path(), f.root.join("swap")).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let swapper = {
+            let (a, b) = (
+                CString::new(f.root.join("dir").as_os_str().as_encoded_bytes()).unwrap(),
+                CString::new(f.root.join("swap").as_os_str().as_encoded_bytes()).unwrap(),
+            );
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut swaps = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    // SAFETY: NUL-terminated paths; renameat2 touches no other memory.
+                    let done = unsafe {
+                        libc::syscall(
+                            libc::SYS_renameat2,
+                            libc::AT_FDCWD,
+                            a.as_ptr(),
+                            libc::AT_FDCWD,
+                            b.as_ptr(),
+                            libc::RENAME_EXCHANGE,
+                        )
+                    };
+                    swaps += u64::from(done == 0);
+                }
+                swaps
+            })
+        };
+        let (mut read_inside, mut refused) = (0, 0);
+        for i in 0..1000 {
+            match read(&f.policy, "dir/f.txt", None, None) {
+                Ok(text) => {
+                    assert!(!text.contains("outside"), "read {i} returned the outside file: {text}");
+                    read_inside += 1;
+                }
+                Err(_) => refused += 1,
+            }
+            let _ = write_file(&f.policy, WriteInput { file_path: format!("dir/new-{i}.txt"), content: "x".into() });
+        }
+        stop.store(true, Ordering::Relaxed);
+        let swaps = swapper.join().unwrap();
+        let planted: Vec<_> = fs::read_dir(outside.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(planted, ["f.txt"], "writes landed outside");
+        assert_eq!(fs::read_to_string(outside.path().join("f.txt")).unwrap(), "outside");
+        // The race was run: the directory moved under the calls, and some calls got through.
+        assert!(swaps > 100 && read_inside > 0, "swaps {swaps}, reads inside {read_inside}, refused {refused}");
     }
 }

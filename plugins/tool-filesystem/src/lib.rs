@@ -45,14 +45,17 @@
 //!    (and where it resolves) and the rule, for example
 //!    ``"`../x` (resolves to `/tmp/x`) is outside the allowed read paths (/tmp/work)"``.
 //!
-//! The checks hold against the agent's own paths. A different process that
-//! swaps a checked directory for a symlink between the check and the file
-//! operation is out of scope.
+//! 6. The file operation opens exactly the path checked (`beneath`): it
+//!    walks the canonical path from `/` with `O_NOFOLLOW`, so a directory a
+//!    command swapped for a symlink since the check (`renameat2` with
+//!    `RENAME_EXCHANGE`) fails the call instead of leading outside; writes
+//!    create, write and rename relative to the parent directory opened so.
 //!
 //! Upstream's module allows reads anywhere by default and has
 //! `denied_write_paths`; this one restricts reads to `working_dir` by default
 //! and its `denied_paths` apply to reads and writes.
 
+mod beneath;
 mod files;
 mod policy;
 mod search;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
@@ -12,6 +12,7 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch}
 use ignore::{Walk, WalkBuilder};
 use serde::Deserialize;
 
+use crate::beneath;
 use crate::files::{looks_binary, BINARY_SNIFF_BYTES};
 use crate::policy::{has_other_links, Access, Checked, Policy, ToolError};
 
@@ -162,11 +163,13 @@ impl Sink for Collect {
     }
 }
 
-/// Whether a file starts like a binary file (or can't be read).
-fn starts_binary(path: &Path) -> bool {
-    let mut head = Vec::with_capacity(BINARY_SNIFF_BYTES);
-    match fs::File::open(path).and_then(|f| f.take(BINARY_SNIFF_BYTES as u64).read_to_end(&mut head)) {
-        Ok(_) => looks_binary(&head),
+/// Whether a file starts like a binary file (or can't be read); reads
+/// without moving the file's position.
+fn starts_binary(file: &fs::File) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut head = vec![0; BINARY_SNIFF_BYTES];
+    match file.read_at(&mut head, 0) {
+        Ok(n) => looks_binary(&head[..n]),
         Err(_) => true,
     }
 }
@@ -203,12 +206,14 @@ pub fn grep(policy: &Policy, input: GrepInput) -> Result<String, ToolError> {
                 continue;
             }
         }
-        if starts_binary(path) {
+        // The file the walk found, or none: a link swapped in since is refused.
+        let Ok(file) = beneath::open_read(path) else { continue };
+        if file.metadata().map_or(true, |meta| !meta.is_file() || has_other_links(&meta)) || starts_binary(&file) {
             continue;
         }
         let room = max_results + 1 - results.len();
         let mut sink = Collect { lines: Vec::new(), room, binary: false };
-        if searcher.search_path(&matcher, path, &mut sink).is_err() || sink.binary {
+        if searcher.search_file(&matcher, &file, &mut sink).is_err() || sink.binary {
             continue;
         }
         let shown = policy.display(path);
