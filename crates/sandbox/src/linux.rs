@@ -72,13 +72,13 @@ impl Prepared {
             roots
         };
         read_roots.extend(policy.writable.iter().cloned());
-        let mut readable = Vec::new();
+        let (mut readable, mut listable) = (Vec::new(), Vec::new());
         for root in &read_roots {
-            grant(root, &hidden, &mut readable);
+            grant(root, &hidden, &mut readable, &mut listable);
         }
         let mut writable = Vec::new();
         for root in &policy.writable {
-            grant(root, &hidden, &mut writable);
+            grant(root, &hidden, &mut writable, &mut Vec::new());
         }
         let read = AccessFs::from_read(LANDLOCK_ABI);
         let all = AccessFs::from_all(LANDLOCK_ABI);
@@ -89,6 +89,7 @@ impl Prepared {
             .and_then(|ruleset| ruleset.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|ruleset| ruleset.create())
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&readable, read)))
+            .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&listable, AccessFs::ReadDir)))
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(READABLE_DEVICES, read)))
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(&writable, all)))
             .and_then(|ruleset| ruleset.add_rules(landlock::path_beneath_rules(DEVICES, all)))
@@ -131,6 +132,25 @@ impl Prepared {
             }
         }
         seccompiler::apply_filter(&self.seccomp).map_err(|_| io::Error::last_os_error())
+    }
+}
+
+impl Prepared {
+    /// Landlock on the calling thread alone (`no_new_privs` first, which
+    /// Landlock requires of a process without `CAP_SYS_ADMIN`; both are
+    /// per thread).
+    pub fn restrict_thread(&self) -> io::Result<()> {
+        // SAFETY: prctl with integers; landlock_restrict_self with a
+        // descriptor `self` owns.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::syscall(libc::SYS_landlock_restrict_self, self.ruleset.as_raw_fd(), 0u32) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
     }
 }
 
@@ -182,10 +202,12 @@ unsafe fn drop_capabilities() -> io::Result<()> {
 }
 
 /// Adds `root` to `out`, or, when a `hidden` path lies beneath it, each of
-/// its entries but the hidden ones (recursively). Symbolic links among the
-/// entries are skipped: a rule on one would open its target, which may be
-/// a hidden file.
-fn grant(root: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
+/// its entries but the hidden ones (recursively), and `root` to `listable`:
+/// a directory that holds a hidden one can still be listed (`ls ~` works;
+/// the names in `~/.ssh` show, its files stay closed). Symbolic links among
+/// the entries are skipped: a rule on one would open its target, which may
+/// be a hidden file.
+fn grant(root: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>, listable: &mut Vec<PathBuf>) {
     let Ok(root) = root.canonicalize() else { return };
     if hidden.iter().any(|hidden| root.starts_with(hidden)) {
         return;
@@ -197,9 +219,10 @@ fn grant(root: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(&root) else { return };
     for entry in entries.flatten() {
         if entry.file_type().is_ok_and(|kind| !kind.is_symlink()) {
-            grant(&entry.path(), hidden, out);
+            grant(&entry.path(), hidden, out, listable);
         }
     }
+    listable.push(root);
 }
 
 /// Denies (`EPERM`) `setsid` and `setpgid`, so the process group holds the

@@ -85,7 +85,12 @@ fn read_everywhere_still_hides_the_hidden_paths() {
     assert_eq!(String::from_utf8_lossy(&public.stdout), "public");
     let secret = run(&sandbox, workspace.path(), &format!("cat '{}/token'", vault.display()));
     assert!(!secret.status.success());
-    let disk = run(&sandbox, workspace.path(), "ls /dev/ | head -1; cat /dev/urandom | head -c 4 | wc -c");
+    // A directory holding a hidden one lists (`ls ~` works); the hidden
+    // one's names show, never what its files hold.
+    let listed =
+        run(&sandbox, workspace.path(), &format!("ls '{}'; ls '{}'", elsewhere.path().display(), vault.display()));
+    assert_eq!(String::from_utf8_lossy(&listed.stdout), "notes\nvault\ntoken\n", "{}", stderr(&listed));
+    let disk = run(&sandbox, workspace.path(), "cat /dev/urandom | head -c 4 | wc -c");
     assert_eq!(String::from_utf8_lossy(&disk.stdout).trim(), "4", "{}", stderr(&disk));
 }
 

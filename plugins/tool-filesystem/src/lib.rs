@@ -50,6 +50,9 @@
 //!    command swapped for a symlink since the check (`renameat2` with
 //!    `RENAME_EXCHANGE`) fails the call instead of leading outside; writes
 //!    create, write and rename relative to the parent directory opened so.
+//! 7. Every file operation runs on one thread Landlock confines to the
+//!    roots (`worker`), where the kernel has Landlock: the kernel's second
+//!    line behind these checks.
 //!
 //! Upstream's module allows reads anywhere by default and has
 //! `denied_write_paths`; this one restricts reads to `working_dir` by default
@@ -59,6 +62,7 @@ mod beneath;
 mod files;
 mod policy;
 mod search;
+mod worker;
 
 use std::sync::Arc;
 
@@ -66,6 +70,7 @@ use amplifier_sdk::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::policy::{Config, Policy, ToolError};
+use crate::worker::Worker;
 
 /// Parses a tool's input; the host has checked it against the schema, but a
 /// mismatch is still an error result, never a panic.
@@ -80,7 +85,35 @@ fn result(outcome: Result<String, ToolError>) -> ToolResult {
     }
 }
 
-struct ReadFile(Arc<Policy>);
+/// What every tool of the module shares: the policy, and the confined
+/// thread the file operations run on.
+struct Files {
+    policy: Arc<Policy>,
+    worker: Worker,
+}
+
+impl Files {
+    fn new(policy: Policy) -> Files {
+        let (worker, confined) = Worker::start(&policy);
+        if let Err(why) = confined {
+            tracing::debug!("tool-filesystem: file operations are not confined by the kernel: {why}");
+        }
+        Files { policy: Arc::new(policy), worker }
+    }
+
+    /// Parses `input` and runs `op` on the worker.
+    async fn run<I: DeserializeOwned + Send + 'static>(
+        &self,
+        tool: &'static str,
+        input: Value,
+        op: fn(&Policy, I) -> Result<String, ToolError>,
+    ) -> ToolResult {
+        let policy = self.policy.clone();
+        result(self.worker.run(move || parse(tool, input).and_then(|input| op(&policy, input))).await)
+    }
+}
+
+struct ReadFile(Arc<Files>);
 
 impl Tool for ReadFile {
     fn spec(&self) -> ToolSpec {
@@ -103,11 +136,11 @@ impl Tool for ReadFile {
     }
 
     async fn execute(&self, input: Value) -> ToolResult {
-        result(parse("read_file", input).and_then(|input| files::read_file(&self.0, input)))
+        self.0.run("read_file", input, files::read_file).await
     }
 }
 
-struct WriteFile(Arc<Policy>);
+struct WriteFile(Arc<Files>);
 
 impl Tool for WriteFile {
     fn spec(&self) -> ToolSpec {
@@ -128,11 +161,11 @@ impl Tool for WriteFile {
     }
 
     async fn execute(&self, input: Value) -> ToolResult {
-        result(parse("write_file", input).and_then(|input| files::write_file(&self.0, input)))
+        self.0.run("write_file", input, files::write_file).await
     }
 }
 
-struct EditFile(Arc<Policy>);
+struct EditFile(Arc<Files>);
 
 impl Tool for EditFile {
     fn spec(&self) -> ToolSpec {
@@ -156,11 +189,11 @@ impl Tool for EditFile {
     }
 
     async fn execute(&self, input: Value) -> ToolResult {
-        result(parse("edit_file", input).and_then(|input| files::edit_file(&self.0, input).map(|(text, _)| text)))
+        self.0.run("edit_file", input, |policy, input| files::edit_file(policy, input).map(|(text, _)| text)).await
     }
 }
 
-struct ListDir(Arc<Policy>);
+struct ListDir(Arc<Files>);
 
 impl Tool for ListDir {
     fn spec(&self) -> ToolSpec {
@@ -178,11 +211,11 @@ impl Tool for ListDir {
     }
 
     async fn execute(&self, input: Value) -> ToolResult {
-        result(parse("list_dir", input).and_then(|input| files::list_dir(&self.0, input)))
+        self.0.run("list_dir", input, files::list_dir).await
     }
 }
 
-struct Glob(Arc<Policy>);
+struct Glob(Arc<Files>);
 
 impl Tool for Glob {
     fn spec(&self) -> ToolSpec {
@@ -204,11 +237,11 @@ impl Tool for Glob {
     }
 
     async fn execute(&self, input: Value) -> ToolResult {
-        result(parse("glob", input).and_then(|input| search::glob(&self.0, input)))
+        self.0.run("glob", input, search::glob).await
     }
 }
 
-struct Grep(Arc<Policy>);
+struct Grep(Arc<Files>);
 
 impl Tool for Grep {
     fn spec(&self) -> ToolSpec {
@@ -232,7 +265,7 @@ impl Tool for Grep {
     }
 
     async fn execute(&self, input: Value) -> ToolResult {
-        result(parse("grep", input).and_then(|input| search::grep(&self.0, input)))
+        self.0.run("grep", input, search::grep).await
     }
 }
 
@@ -243,17 +276,17 @@ fn mount(ctx: MountContext) -> ModuleResult<Tools> {
     let policy = Policy::from_config(config, &cwd).map_err(|err| {
         ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {}: {err}", ctx.module))
     })?;
-    let policy = Arc::new(policy);
-    let tools = Tools::new().with(ReadFile(policy.clone()));
+    let files = Arc::new(Files::new(policy));
+    let tools = Tools::new().with(ReadFile(files.clone()));
     // With no write root every write would be refused: a model offered
     // write_file and edit_file anyway spends its prompt on them, and a small
     // one calls them.
-    let tools = if policy.write_roots.is_empty() {
+    let tools = if files.policy.write_roots.is_empty() {
         tools
     } else {
-        tools.with(WriteFile(policy.clone())).with(EditFile(policy.clone()))
+        tools.with(WriteFile(files.clone())).with(EditFile(files.clone()))
     };
-    Ok(tools.with(ListDir(policy.clone())).with(Glob(policy.clone())).with(Grep(policy)))
+    Ok(tools.with(ListDir(files.clone())).with(Glob(files.clone())).with(Grep(files)))
 }
 
 export_module!(tool => mount);
@@ -262,8 +295,10 @@ export_module!(tool => mount);
 mod tests {
     use super::*;
 
-    fn policy(root: &std::path::Path) -> Arc<Policy> {
-        Arc::new(Policy::from_config(Config { working_dir: Some(root.into()), ..Config::defaults() }, root).unwrap())
+    fn policy(root: &std::path::Path) -> Arc<Files> {
+        Arc::new(Files::new(
+            Policy::from_config(Config { working_dir: Some(root.into()), ..Config::defaults() }, root).unwrap(),
+        ))
     }
 
     #[test]
