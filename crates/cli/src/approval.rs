@@ -108,7 +108,7 @@ impl TerminalApproval {
         }
         if was_trusted {
             let trusted = crate::trust::list().map_err(|err| err.to_string()).and_then(|mut list| {
-                let content = std::fs::read(&self.settings).map_err(|err| err.to_string())?;
+                let content = amplifier_trust::read_checkout_file(&self.settings).map_err(|err| err.to_string())?;
                 list.trust_file(&self.settings, &content).map_err(|err| err.to_string())
             });
             if let Err(err) = trusted {
@@ -225,7 +225,7 @@ fn choose(answer: &str, options: &[String]) -> Option<String> {
 
 /// Whether the user trusts `path` as it is now (a missing file: yes).
 fn trusted(path: &Path) -> Result<bool, String> {
-    let content = match std::fs::read(path) {
+    let content = match amplifier_trust::read_checkout_file(path) {
         Ok(content) => content,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(true),
         Err(err) => return Err(format!("cannot read {}: {err}", path.display())),

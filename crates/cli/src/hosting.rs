@@ -140,7 +140,7 @@ fn ask_to_trust_project_hooks(plan_path: &Path) -> CliResult {
         return Ok(());
     }
     let names_it = amplifier_yaml::read_file(plan_path).is_ok_and(|text| text.contains("hooks-command"));
-    let Ok(content) = std::fs::read(hooks) else { return Ok(()) };
+    let Ok(content) = amplifier_trust::read_checkout_file(hooks) else { return Ok(()) };
     if !names_it {
         return Ok(());
     }

@@ -38,10 +38,7 @@ impl Untrusted {
     }
 
     fn state(&self) -> &'static str {
-        match self.verdict {
-            Verdict::Changed => "changed since you trusted it",
-            _ => "not trusted yet",
-        }
+        self.verdict.describe()
     }
 
     /// One line for a warning: the file, its state, what it sets.
@@ -116,7 +113,7 @@ pub fn untrusted_plan(plan: &Path, named_by: &str) -> CliResult<Option<Untrusted
     if !in_project(plan) {
         return Ok(None);
     }
-    let Ok(content) = std::fs::read(plan) else { return Ok(None) };
+    let Ok(content) = amplifier_trust::read_checkout_file(plan) else { return Ok(None) };
     let named_by = Path::new(named_by);
     let named_by = named_by.strip_prefix(".").unwrap_or(named_by).display();
     let effect = format!("plan: named by {named_by}; its modules, sandbox and hooks run");

@@ -62,8 +62,8 @@ pub fn trust(args: TrustArgs) -> CliResult {
         return Ok(());
     }
     for file in files {
-        let content =
-            std::fs::read(&file).map_err(|err| CliError::usage(format!("cannot read {}: {err}", file.display())))?;
+        let content = amplifier_trust::read_checkout_file(&file)
+            .map_err(|err| CliError::usage(format!("cannot read {}: {err}", file.display())))?;
         list.trust_file(&file, &content).map_err(CliError::failed)?;
         println!("trusted {} as it is now (sha256 {})", file.display(), &amplifier_trust::digest(&content)[..12]);
     }

@@ -25,7 +25,8 @@ use std::sync::OnceLock;
 /// commands then run unguarded, as before).
 static LIFELINE: OnceLock<Option<(OwnedFd, OwnedFd)>> = OnceLock::new();
 
-fn lifeline() -> Option<(RawFd, RawFd)> {
+/// The lifeline's read end (the write end stays open in this process).
+fn lifeline() -> Option<RawFd> {
     let pair = LIFELINE.get_or_init(|| {
         let mut fds = [0; 2];
         // SAFETY: pipe2 writes two descriptors into `fds`.
@@ -38,7 +39,7 @@ fn lifeline() -> Option<(RawFd, RawFd)> {
         // overwrites (a process started without stdin gets fd 0 here).
         Some((above_stdio(read)?, above_stdio(write)?))
     });
-    pair.as_ref().map(|(read, write)| (read.as_raw_fd(), write.as_raw_fd()))
+    pair.as_ref().map(|(read, _write)| read.as_raw_fd())
 }
 
 fn above_stdio(fd: OwnedFd) -> Option<OwnedFd> {
@@ -56,7 +57,7 @@ fn above_stdio(fd: OwnedFd) -> Option<OwnedFd> {
 /// `process_group(0)`: the guardian must lead the command's group and stay
 /// outside its sandbox.
 pub fn guard(command: &mut std::process::Command) {
-    let Some((read, write)) = lifeline() else { return };
+    let Some(read) = lifeline() else { return };
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure makes only async-signal-safe system calls; the
     // guardian branch never returns into the standard library.
@@ -66,7 +67,7 @@ pub fn guard(command: &mut std::process::Command) {
             match pid {
                 -1 => Err(io::Error::last_os_error()),
                 0 => Ok(()),
-                command => guardian(command, read, write),
+                command => guardian(command, read),
             }
         });
     }
@@ -89,12 +90,11 @@ extern "C" fn forward(signal: libc::c_int) {
 /// # Safety
 /// Runs in a forked child of a process that may have had many threads:
 /// system calls only, no allocation, and it never returns.
-unsafe fn guardian(command: libc::pid_t, read: RawFd, write: RawFd) -> ! {
+unsafe fn guardian(command: libc::pid_t, read: RawFd) -> ! {
     // Hold nothing open but the lifeline's read end: not the command's
     // pipes (their readers wait for every writer to close), not the pipe
-    // the standard library reads `exec` errors from, not the write end
-    // (amplifier's death would go unseen).
-    let _ = write;
+    // the standard library reads `exec` errors from, not the lifeline's
+    // write end (amplifier's death would go unseen).
     close_all_but(read);
     // The guardian's pid is the one callers know (it leads the group): a
     // signal sent to it is meant for the command, and it stays to report

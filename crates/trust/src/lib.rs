@@ -34,6 +34,32 @@ pub enum Verdict {
     New,
 }
 
+impl Verdict {
+    /// How messages name the state of a file that is not trusted.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Verdict::Trusted => "trusted",
+            Verdict::Changed => "changed since you trusted it",
+            Verdict::New => "not trusted yet",
+        }
+    }
+}
+
+/// The largest checkout file read to be hashed or parsed (as the YAML
+/// reader's cap): a hostile one must not exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// A file a checkout carries, whole, when it is at most [`MAX_FILE_BYTES`].
+pub fn read_checkout_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!("larger than {} MiB", MAX_FILE_BYTES >> 20)));
+    }
+    Ok(bytes)
+}
+
 /// Why the list could not be read or written; names the file.
 #[derive(Debug)]
 pub struct TrustError(String);

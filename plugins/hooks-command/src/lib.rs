@@ -56,17 +56,10 @@ const OUTPUT_LIMIT: usize = 100_000;
 /// The project's own hooks file, read when `project_file` is on.
 const PROJECT_FILE: &str = ".amplifier/hooks.json";
 
-/// The largest hooks file read: a checkout's file must not exhaust memory.
-const MAX_FILE_BYTES: u64 = 1 << 20;
-
+/// A hooks file, read within `amplifier_trust`'s cap for checkout files.
 fn read_hooks_file(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!("larger than {} KiB", MAX_FILE_BYTES / 1024)));
-    }
-    Ok(text)
+    let bytes = amplifier_trust::read_checkout_file(path)?;
+    String::from_utf8(bytes).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8"))
 }
 
 /// A hooks file the checkout carries (beneath the working directory) runs
@@ -83,8 +76,7 @@ fn check_trust(
     let state = match trust.verdict(path, text.as_bytes()) {
         _ if !inside => return Ok(()),
         amplifier_trust::Verdict::Trusted => return Ok(()),
-        amplifier_trust::Verdict::Changed => "changed since you trusted it",
-        amplifier_trust::Verdict::New => "not trusted yet",
+        untrusted => untrusted.describe(),
     };
     Err(format!(
         "{} is {state}: its hooks would run commands; read it, then run `amplifier trust {}` in {}",
