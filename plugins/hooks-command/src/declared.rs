@@ -158,6 +158,12 @@ pub struct Declared {
     sandbox: Option<Mode>,
 }
 
+/// A positive, finite timeout that fits a `Duration` (1e300 seconds does
+/// not, and a hooks file may say it).
+pub fn seconds_to_duration(seconds: f64) -> Option<Duration> {
+    Duration::try_from_secs_f64(seconds).ok().filter(|duration| !duration.is_zero())
+}
+
 impl Declared {
     /// The hooks this declares, one per event; an error names the field.
     pub fn hooks(&self, default_timeout: Duration) -> Result<Vec<Hook>, String> {
@@ -165,7 +171,10 @@ impl Declared {
             Events::One(name) => std::slice::from_ref(name),
             Events::Many(names) => names.as_slice(),
         };
-        let timeout = self.timeout.map_or(default_timeout, Duration::from_secs_f64);
+        let timeout = match self.timeout {
+            None => default_timeout,
+            Some(seconds) => seconds_to_duration(seconds).ok_or("timeout: must be a positive number of seconds")?,
+        };
         let mut hooks = Vec::new();
         for (index, name) in names.iter().enumerate() {
             let field = match &self.event {
@@ -311,11 +320,9 @@ pub fn from_file(path: &Path, text: &str, default_timeout: Duration) -> Result<V
                     .ok_or_else(|| at(&format!("{field}.command"), "must be a non-empty string".into()))?;
                 let timeout = match command.get("timeout") {
                     None | Some(Value::Null) => default_timeout,
-                    Some(seconds) => {
-                        seconds.as_f64().filter(|s| *s > 0.0 && s.is_finite()).map(Duration::from_secs_f64).ok_or_else(
-                            || at(&format!("{field}.timeout"), "must be a positive number of seconds".into()),
-                        )?
-                    }
+                    Some(seconds) => seconds.as_f64().and_then(seconds_to_duration).ok_or_else(|| {
+                        at(&format!("{field}.timeout"), "must be a positive number of seconds".into())
+                    })?,
                 };
                 hooks.extend(hooks_for(name, matcher, line, timeout, true).map_err(|(on_event, message)| {
                     at(&if on_event { format!("hooks.{name}") } else { format!("{group_field}.matcher") }, message)

@@ -183,7 +183,8 @@ impl CommandHooks {
             ModuleError::new(ErrorKind::InvalidRequest, format!("invalid config for {module}: {message}"))
         };
         let project_dir = std::env::current_dir().map_err(|err| invalid(format!("no working directory: {err}")))?;
-        let default_timeout = Duration::from_secs_f64(config.timeout);
+        let default_timeout = declared::seconds_to_duration(config.timeout)
+            .ok_or_else(|| invalid("timeout: must be a positive number of seconds".into()))?;
         let mut hooks = Vec::new();
         for (index, declared) in config.hooks.iter().enumerate() {
             hooks.extend(declared.hooks(default_timeout).map_err(|err| invalid(format!("hooks[{index}].{err}")))?);

@@ -372,3 +372,15 @@ async fn the_most_severe_message_sets_the_level() {
     assert_eq!(result.user_message.as_deref(), Some("info\nerror\nwarning"));
     assert_eq!(result.user_message_level, MessageLevel::Error);
 }
+
+/// Found by the `hooks_file` fuzz target: a timeout too large for a
+/// `Duration` panicked instead of being refused.
+#[test]
+fn a_timeout_too_large_is_refused_not_a_panic() {
+    let file = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": 1e300}]}]}}"#;
+    let said = read_hooks_file_text(file).unwrap_err();
+    assert!(said.contains("timeout") && said.contains("positive number of seconds"), "{said}");
+    let plan = err(hooks(json!({"hooks": [{"event": "tool:pre", "command": "true", "timeout": 1e300}]})));
+    assert!(plan.contains("timeout"), "{plan}");
+    assert!(err(hooks(json!({"timeout": 1e300}))).contains("timeout"));
+}
